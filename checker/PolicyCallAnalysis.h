@@ -1,0 +1,112 @@
+//===- PolicyCallAnalysis.h - Unchecked policy-call analysis ---*- C++ -*-===//
+//
+// The public face of the analysis behind wrapguard-unchecked-policy-call.
+// It takes one function definition and returns findings: calls through a
+// nullable callable (std::function, function pointer, smart pointer to a
+// functor, ...) that may be empty on some path to the call, with notes and
+// fix-its. It has no dependency on clang-tidy, so the clang-tidy check, the
+// scanner and the unit tests all drive the same code.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WRAPGUARD_CHECKER_POLICYCALLANALYSIS_H
+#define WRAPGUARD_CHECKER_POLICYCALLANALYSIS_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/Basic/Diagnostic.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringRef.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace wrapguard {
+
+/// How a finding is repaired.
+enum class FixMode {
+  Guard, ///< `f(m)` -> `(f ? f(m) : m)`, `f(x);` -> `if (f) f(x);`
+  None,  ///< Diagnose only.
+  Shim,  ///< Rewrite to the runtime shim's null-safe helpers.
+};
+
+/// Parses "guard", "none" or "shim"; returns false on anything else.
+bool parseFixMode(llvm::StringRef Text, FixMode &Out);
+llvm::StringRef fixModeName(FixMode Mode);
+
+struct AnalysisOptions {
+  /// Regex (case-insensitive) that a callee's name must match to count as a
+  /// policy when its definition is not visible.
+  std::string PolicyNames = "policy";
+  /// Extra nullable callable types: regexes over fully qualified names with a
+  /// leading "::", e.g. "::llvm::unique_function".
+  std::vector<std::string> NullableCallableTypes;
+  /// Also report callables of unknown origin (parameters, fields, lookups).
+  bool StrictMode = false;
+  FixMode Fix = FixMode::Guard;
+  /// Header the shim fix-its include.
+  std::string ShimHeader = "wrapguard/call.h";
+  /// Budgets per analysed function. A function that exceeds one is skipped
+  /// without a diagnostic.
+  std::int64_t MaxSolverIterations = 50000;
+  std::int32_t MaxBlockVisits = 2000;
+  /// How deep callee summaries may recurse into other visible definitions.
+  unsigned MaxSummaryDepth = 3;
+};
+
+struct FindingNote {
+  clang::SourceLocation Loc;
+  std::string Message;
+};
+
+struct Finding {
+  /// Where the callable is named in the call (e.g. `f` in `f(m)`, `p` in
+  /// `(*p)(m)`).
+  clang::SourceLocation Loc;
+  bool AlwaysEmpty = false;
+  std::string Message;
+  std::vector<FindingNote> Notes;
+  /// Edits that repair the call; empty when no safe automatic edit exists
+  /// (then Notes holds a note saying which check to add).
+  std::vector<clang::FixItHint> Fixes;
+  /// True when Fixes use the shim's helpers and need AnalysisOptions::ShimHeader.
+  bool NeedsShimInclude = false;
+};
+
+/// Per-function outcome, for statistics and tests.
+enum class AnalysisStatus { Analyzed, Skipped, BudgetExceeded };
+
+class PolicyCallAnalyzer {
+public:
+  PolicyCallAnalyzer(clang::ASTContext &Ctx, AnalysisOptions Options);
+  ~PolicyCallAnalyzer();
+
+  /// Findings for one function definition (a lambda's call operator or a
+  /// template instantiation included). Dependent (uninstantiated) code,
+  /// declarations without a body, and functions over budget yield none.
+  std::vector<Finding> analyze(const clang::FunctionDecl &FD,
+                               AnalysisStatus *Status = nullptr);
+
+  const AnalysisOptions &options() const;
+
+  class Impl;
+
+private:
+  std::unique_ptr<Impl> I;
+};
+
+namespace messages {
+// The wording of every diagnostic is an interface: tests match it exactly.
+// %0 is the callable's spelling, %1 a callee's name.
+inline constexpr const char *MayBeEmpty = "call through possibly empty callable '%0'";
+inline constexpr const char *AlwaysEmpty = "call through callable '%0', which is always empty here";
+inline constexpr const char *NoteSourceMay = "'%0' comes from '%1', which may return an empty callable";
+inline constexpr const char *NoteSourceAlways = "'%0' comes from '%1', which always returns an empty callable";
+inline constexpr const char *NoteMadeEmpty = "'%0' is made empty here";
+inline constexpr const char *NoteMovedFrom = "'%0' is moved from here";
+inline constexpr const char *NoteAddCheck = "check that '%0' is not empty before this call, e.g. 'if (%0)'";
+} // namespace messages
+
+} // namespace wrapguard
+
+#endif

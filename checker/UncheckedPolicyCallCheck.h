@@ -1,0 +1,50 @@
+//===- UncheckedPolicyCallCheck.h - wrapguard-unchecked-policy-call -*- C++ -*-===//
+//
+// Flags calls through a nullable callable (the result of a wrap policy, or an
+// empty made locally) that may be empty on some path to the call. The check
+// is thin: it picks the functions worth analysing, hands each to
+// PolicyCallAnalyzer, and turns findings into diagnostics.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WRAPGUARD_CHECKER_UNCHECKEDPOLICYCALLCHECK_H
+#define WRAPGUARD_CHECKER_UNCHECKEDPOLICYCALLCHECK_H
+
+#include "PolicyCallAnalysis.h"
+#include "clang-tidy/ClangTidyCheck.h"
+#include "clang-tidy/utils/IncludeInserter.h"
+#include "llvm/ADT/DenseSet.h"
+#include <memory>
+
+namespace wrapguard {
+
+class UncheckedPolicyCallCheck : public clang::tidy::ClangTidyCheck {
+public:
+  UncheckedPolicyCallCheck(llvm::StringRef Name,
+                           clang::tidy::ClangTidyContext *Context);
+  bool isLanguageVersionSupported(const clang::LangOptions &LangOpts) const override {
+    return LangOpts.CPlusPlus;
+  }
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void registerPPCallbacks(const clang::SourceManager &SM,
+                           clang::Preprocessor *PP,
+                           clang::Preprocessor *ModuleExpanderPP) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onEndOfTranslationUnit() override;
+  void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
+
+private:
+  AnalysisOptions Config;
+  std::string RawFixMode;
+  std::string RawNullableTypes;
+  clang::tidy::utils::IncludeInserter Inserter;
+  std::unique_ptr<PolicyCallAnalyzer> Analyzer;
+  const clang::ASTContext *AnalyzerCtx = nullptr;
+  // A template instantiated many times, or a lambda nested in one, yields the
+  // same finding at the same spelling; it is reported once.
+  llvm::DenseSet<unsigned> Reported;
+};
+
+} // namespace wrapguard
+
+#endif
