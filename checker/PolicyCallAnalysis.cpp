@@ -1,6 +1,18 @@
+//===- PolicyCallAnalysis.cpp - Unchecked policy-call analysis ------------===//
+
 #include "PolicyCallAnalysis.h"
+#include "CallableTypes.h"
+#include "FixIts.h"
+#include "PolicyCallModel.h"
+#include "PolicySummaries.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace clang;
+using namespace clang::dataflow;
 
 namespace wrapguard {
 
@@ -28,12 +40,345 @@ llvm::StringRef fixModeName(FixMode Mode) {
   return "guard";
 }
 
+
+//===----------------------------------------------------------------------===//
+// Recognising calls through nullable callables.
+//===----------------------------------------------------------------------===//
+
+/// `*x` on a smart pointer or optional, or on a raw pointer: returns x.
+static const Expr *dereferenced(const Expr *E) {
+  E = stripNoise(E);
+  if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(E))
+    if (OC->getOperator() == OO_Star && OC->getNumArgs() == 1)
+      return stripNoise(OC->getArg(0)); // Also past the cast to a base.
+  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(E))
+    if (UO->getOpcode() == UO_Deref)
+      return UO->getSubExpr();
+  return nullptr;
+}
+
+/// `x->` on a smart pointer or optional: returns x.
+static const Expr *arrowed(const Expr *E) {
+  E = stripNoise(E);
+  if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(E))
+    if (OC->getOperator() == OO_Arrow && OC->getNumArgs() == 1)
+      return stripNoise(OC->getArg(0));
+  return nullptr;
+}
+
+static std::optional<CallSite> matchCallSite(const CallExpr &C,
+                                             const CallableTypes &Types) {
+  CallSite S;
+  S.Call = &C;
+  auto Accept = [&](const Expr *Callable, std::initializer_list<CallableKind> Kinds,
+                    llvm::ArrayRef<const Expr *> Args, bool Direct)
+      -> std::optional<CallSite> {
+    if (!Callable)
+      return std::nullopt;
+    CallableKind K = Types.classify(Callable->getType());
+    if (llvm::find(Kinds, K) == Kinds.end())
+      return std::nullopt;
+    S.Callable = Callable;
+    S.Kind = K;
+    S.Args = Args;
+    S.Direct = Direct;
+    return S;
+  };
+  llvm::ArrayRef<const Expr *> AllArgs(C.getArgs(), C.getNumArgs());
+
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(&C)) {
+    if (OC->getOperator() != OO_Call || OC->getNumArgs() == 0)
+      return std::nullopt;
+    const Expr *Obj = OC->getArg(0);
+    if (const Expr *Inner = dereferenced(Obj))
+      return Accept(Inner,
+                    {CallableKind::SmartPointer, CallableKind::Optional,
+                     CallableKind::RawPointer},
+                    AllArgs.drop_front(), false);
+    return Accept(Obj, {CallableKind::FunctionObject}, AllArgs.drop_front(),
+                  true);
+  }
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(&C)) {
+    const Expr *Callee = MC->getCallee()->IgnoreParens();
+    if (const auto *BO = dyn_cast<BinaryOperator>(Callee))
+      if (BO->isPtrMemOp())
+        return Accept(BO->getRHS(), {CallableKind::MemberFunctionPointer},
+                      AllArgs, false);
+    const auto *ME = dyn_cast<MemberExpr>(Callee);
+    const CXXMethodDecl *MD = MC->getMethodDecl();
+    if (!ME || !MD || MD->getOverloadedOperator() != OO_Call || !ME->isArrow())
+      return std::nullopt;
+    if (const Expr *Inner = arrowed(ME->getBase()))
+      return Accept(Inner, {CallableKind::SmartPointer, CallableKind::Optional},
+                    AllArgs, false);
+    return Accept(ME->getBase(), {CallableKind::RawPointer}, AllArgs, false);
+  }
+  if (C.getDirectCallee() || isa<CUDAKernelCallExpr>(C))
+    return std::nullopt;
+  const Expr *Callee = C.getCallee();
+  if (const Expr *Inner = dereferenced(Callee))
+    return Accept(Inner, {CallableKind::FunctionPointer}, AllArgs, false);
+  return Accept(Callee, {CallableKind::FunctionPointer}, AllArgs, true);
+}
+
+namespace {
+
+/// Finds, cheaply, whether a body calls through a nullable callable at all;
+/// most functions don't, and they skip the dataflow analysis entirely.
+class CallSiteFinder : public RecursiveASTVisitor<CallSiteFinder> {
+public:
+  explicit CallSiteFinder(const CallableTypes &Types) : Types(Types) {}
+  bool VisitCallExpr(CallExpr *C) {
+    if (matchCallSite(*C, Types))
+      Found = true;
+    return !Found;
+  }
+  // A lambda's body is analysed as its own function.
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  bool Found = false;
+
+private:
+  const CallableTypes &Types;
+};
+
+/// An event that set the callable's value, for the note that explains it.
+struct Origin {
+  SourceLocation Loc;
+  const Expr *Value = nullptr; // The new value, or null when moved from.
+  bool MovedFrom = false;
+  bool DefaultInit = false;
+};
+
+class OriginFinder : public RecursiveASTVisitor<OriginFinder> {
+public:
+  OriginFinder(const VarDecl &V, SourceLocation Before, const SourceManager &SM)
+      : V(V), Before(Before), SM(SM) {}
+
+  bool VisitVarDecl(VarDecl *D) {
+    if (D != &V)
+      return true;
+    Origin O;
+    O.Loc = D->getLocation();
+    O.Value = D->getInit();
+    O.DefaultInit = !D->getInit() ||
+                    (isa<CXXConstructExpr>(D->getInit()) &&
+                     cast<CXXConstructExpr>(D->getInit())->getNumArgs() == 0);
+    consider(O);
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->getOpcode() == BO_Assign && refersToV(BO->getLHS()))
+      consider({BO->getBeginLoc(), BO->getRHS()});
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+    if (OC->getOperator() == OO_Equal && OC->getNumArgs() == 2 &&
+        refersToV(OC->getArg(0)))
+      consider({OC->getBeginLoc(), OC->getArg(1)});
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    const FunctionDecl *FD = C->getDirectCallee();
+    if (FD && FD->isInStdNamespace() && FD->getIdentifier() &&
+        FD->getName() == "move" && C->getNumArgs() == 1 &&
+        refersToV(C->getArg(0))) {
+      Origin O;
+      O.Loc = C->getBeginLoc();
+      O.MovedFrom = true;
+      consider(O);
+    }
+    return true;
+  }
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+
+  std::optional<Origin> Latest;
+
+private:
+  bool refersToV(const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(stripNoise(E));
+    return DRE && DRE->getDecl() == &V;
+  }
+  void consider(const Origin &O) {
+    SourceLocation L = SM.getExpansionLoc(O.Loc);
+    if (!SM.isBeforeInTranslationUnit(L, Before))
+      return;
+    if (!Latest || SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Latest->Loc), L))
+      Latest = O;
+  }
+  const VarDecl &V;
+  SourceLocation Before;
+  const SourceManager &SM;
+};
+
+} // namespace
+
+static bool isNullish(const Expr *E, ASTContext &Ctx) {
+  E = stripNoise(E);
+  if (!E)
+    return false;
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    if (CE->getNumArgs() == 0)
+      return true;
+    return isNullish(CE->getArg(0), Ctx);
+  }
+  if (const auto *ILE = dyn_cast<InitListExpr>(E))
+    return ILE->getNumInits() == 0;
+  if (isa<ImplicitValueInitExpr, CXXScalarValueInitExpr>(E))
+    return true;
+  if (E->getType()->isNullPtrType())
+    return true;
+  if (const auto *RD = E->getType()->getAsCXXRecordDecl())
+    if (RD->isInStdNamespace() && RD->getName() == "nullopt_t")
+      return true;
+  return !E->isValueDependent() &&
+         E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) !=
+             Expr::NPCK_NotNull;
+}
+
+//===----------------------------------------------------------------------===//
+// The analyzer.
+//===----------------------------------------------------------------------===//
+
 class PolicyCallAnalyzer::Impl {
 public:
-  Impl(ASTContext &Ctx, AnalysisOptions Opts) : Ctx(Ctx), Opts(std::move(Opts)) {}
+  Impl(ASTContext &Ctx, AnalysisOptions O)
+      : Ctx(Ctx), Opts(std::move(O)), Types(Opts.NullableCallableTypes),
+        Summaries(Ctx, Opts, Types) {}
+
+  std::vector<Finding> analyze(const FunctionDecl &FD, AnalysisStatus *Status);
+
   ASTContext &Ctx;
   AnalysisOptions Opts;
+  CallableTypes Types;
+  PolicySummaries Summaries;
+
+private:
+  void addOriginNote(const CallSite &Site, const FunctionDecl &FD,
+                     StringRef Name, Finding &F);
 };
+
+std::vector<Finding> PolicyCallAnalyzer::Impl::analyze(const FunctionDecl &FD,
+                                                       AnalysisStatus *Status) {
+  auto SetStatus = [&](AnalysisStatus S) {
+    if (Status)
+      *Status = S;
+  };
+  SetStatus(AnalysisStatus::Skipped);
+  if (!FD.doesThisDeclarationHaveABody() || FD.isDependentContext() ||
+      FD.isInvalidDecl() || !FD.getBody())
+    return {};
+  CallSiteFinder Finder(Types);
+  Finder.TraverseStmt(FD.getBody());
+  if (!Finder.Found) {
+    SetStatus(AnalysisStatus::Analyzed);
+    return {};
+  }
+
+  struct Verdict {
+    CallSite Site;
+    bool Always;
+  };
+  llvm::SmallVector<Verdict> Verdicts;
+  llvm::SmallPtrSet<const CallExpr *, 16> Seen;
+  llvm::Error Err = runPolicyCallModel(
+      FD, Ctx, Types, Summaries, Opts.MaxSolverIterations, Opts.MaxBlockVisits,
+      [&](const CFGElement &Elt, const Environment &Env) {
+        auto S = Elt.getAs<CFGStmt>();
+        if (!S)
+          return;
+        const auto *C = dyn_cast<CallExpr>(S->getStmt());
+        if (!C || Seen.count(C))
+          return;
+        std::optional<CallSite> Site = matchCallSite(*C, Types);
+        if (!Site)
+          return;
+        Arena &A = Env.arena();
+        if (Env.proves(A.makeLiteral(false)))
+          return; // No path reaches this call.
+        CallableState St = PolicyCallModel::getState(*Site->Callable, Env, Types);
+        if (!St.NonEmpty)
+          return;
+        if (Env.proves(St.NonEmpty->formula()))
+          return;
+        Seen.insert(C);
+        if (Env.proves(A.makeNot(St.NonEmpty->formula()))) {
+          Verdicts.push_back({*Site, true});
+          return;
+        }
+        if (Opts.StrictMode || (St.Tracked && Env.proves(St.Tracked->formula())))
+          Verdicts.push_back({*Site, false});
+      });
+  if (Err) {
+    llvm::consumeError(std::move(Err));
+    SetStatus(AnalysisStatus::BudgetExceeded);
+    return {};
+  }
+  SetStatus(AnalysisStatus::Analyzed);
+
+  std::vector<Finding> Findings;
+  for (const Verdict &V : Verdicts) {
+    const Expr *Shown = stripNoise(V.Site.Callable);
+    std::string Name = sourceText(Shown->getSourceRange(), Ctx);
+    if (Name.empty())
+      Name = "callable";
+    Finding F;
+    F.Loc = Shown->getBeginLoc();
+    F.AlwaysEmpty = V.Always;
+    F.Message = llvm::formatv(V.Always ? "call through callable '{0}', which "
+                                         "is always empty here"
+                                       : "call through possibly empty "
+                                         "callable '{0}'",
+                              Name)
+                    .str();
+    addOriginNote(V.Site, FD, Name, F);
+    addRepair(V.Site, Name, Ctx, Opts, F);
+    Findings.push_back(std::move(F));
+  }
+  return Findings;
+}
+
+void PolicyCallAnalyzer::Impl::addOriginNote(const CallSite &Site,
+                                             const FunctionDecl &FD,
+                                             StringRef Name, Finding &F) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(stripNoise(Site.Callable));
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || isa<ParmVarDecl>(V) || !V->isLocalVarDecl())
+    return;
+  const SourceManager &SM = Ctx.getSourceManager();
+  OriginFinder Finder(*V, SM.getExpansionLoc(Site.Call->getBeginLoc()), SM);
+  Finder.TraverseStmt(FD.getBody());
+  if (!Finder.Latest)
+    return;
+  const Origin &O = *Finder.Latest;
+  if (O.MovedFrom) {
+    F.Notes.push_back(
+        {O.Loc, llvm::formatv("'{0}' is moved from here", Name).str()});
+    return;
+  }
+  if (O.DefaultInit || isNullish(O.Value, Ctx)) {
+    F.Notes.push_back(
+        {O.Loc, llvm::formatv("'{0}' is made empty here", Name).str()});
+    return;
+  }
+  const auto *Call = dyn_cast_or_null<CallExpr>(stripNoise(O.Value));
+  if (!Call || !Types.isNullable(Call->getType()))
+    return;
+  Emptiness E = Summaries.classifyCallResult(*Call);
+  if (E != Emptiness::MayBeEmpty && E != Emptiness::AlwaysEmpty)
+    return;
+  std::string Callee = PolicySummaries::calleeName(*Call);
+  if (Callee.empty())
+    Callee = sourceText(Call->getCallee()->getSourceRange(), Ctx);
+  F.Notes.push_back(
+      {Call->getBeginLoc(),
+       llvm::formatv(E == Emptiness::AlwaysEmpty
+                         ? "'{0}' comes from '{1}', which always returns an "
+                           "empty callable"
+                         : "'{0}' comes from '{1}', which may return an empty "
+                           "callable",
+                     Name, Callee)
+           .str()});
+}
 
 PolicyCallAnalyzer::PolicyCallAnalyzer(ASTContext &Ctx, AnalysisOptions Options)
     : I(std::make_unique<Impl>(Ctx, std::move(Options))) {}
@@ -42,9 +387,7 @@ const AnalysisOptions &PolicyCallAnalyzer::options() const { return I->Opts; }
 
 std::vector<Finding> PolicyCallAnalyzer::analyze(const FunctionDecl &FD,
                                                  AnalysisStatus *Status) {
-  if (Status)
-    *Status = AnalysisStatus::Skipped;
-  return {};
+  return I->analyze(FD, Status);
 }
 
 } // namespace wrapguard

@@ -1,1 +1,768 @@
-// placeholder
+//===- PolicyCallModel.cpp - Dataflow model of nullable callables ---------===//
+
+#include "PolicyCallModel.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Analysis/FlowSensitive/AdornedCFG.h"
+#include "clang/Analysis/FlowSensitive/DataflowAnalysisContext.h"
+#include "clang/Analysis/FlowSensitive/TypeErasedDataflowAnalysis.h"
+#include "clang/Analysis/FlowSensitive/Value.h"
+#include "clang/Analysis/FlowSensitive/WatchedLiteralsSolver.h"
+
+using namespace clang;
+using namespace clang::dataflow;
+
+namespace wrapguard {
+
+CallResultOracle::~CallResultOracle() = default;
+
+static constexpr llvm::StringLiteral NonEmptyName = "wg.nonempty";
+static constexpr llvm::StringLiteral TrackedName = "wg.tracked";
+
+const Expr *stripNoise(const Expr *E) {
+  while (E) {
+    const Expr *Next = E->IgnoreParenImpCasts()->IgnoreImplicit();
+    if (const auto *FE = dyn_cast<FullExpr>(Next))
+      Next = FE->getSubExpr();
+    if (Next == E)
+      return E;
+    E = Next;
+  }
+  return E;
+}
+
+//===----------------------------------------------------------------------===//
+// Reading and writing the state of one value.
+//===----------------------------------------------------------------------===//
+
+// Environment::get<T> casts without checking; an integer where a boolean was
+// expected would be read as garbage. These check the kind.
+template <typename T, typename Key>
+static T *valueAs(const Environment &Env, const Key &K) {
+  return dyn_cast_or_null<T>(Env.getValue(K));
+}
+template <typename Key>
+static RecordStorageLocation *recordLocAt(const Environment &Env, const Key &K) {
+  return dyn_cast_or_null<RecordStorageLocation>(Env.getStorageLocation(K));
+}
+
+/// The record location E denotes: its own for a glvalue, its result object
+/// for a prvalue.
+static RecordStorageLocation *recordLocation(const Expr &E,
+                                             const Environment &Env) {
+  if (E.isPRValue()) {
+    if (!E.getType()->isRecordType())
+      return nullptr;
+    return &Env.getResultObjectLocation(E);
+  }
+  if (auto *L = recordLocAt(Env, E))
+    return L;
+  // Implicit casts of a record glvalue (e.g. adding const) carry no location
+  // of their own in the framework; the object is the same.
+  const Expr *Inner = stripNoise(&E);
+  if (Inner != &E && Inner->isGLValue())
+    return recordLocAt(Env, *Inner);
+  return nullptr;
+}
+
+/// The pointer value E evaluates to (a glvalue is read).
+static PointerValue *pointerValue(const Expr &E, const Environment &Env) {
+  if (E.isGLValue()) {
+    if (StorageLocation *L = Env.getStorageLocation(E))
+      return dyn_cast_or_null<PointerValue>(Env.getValue(*L));
+    return nullptr;
+  }
+  if (auto *PV = valueAs<PointerValue>(Env, E))
+    return PV;
+  return nullptr;
+}
+
+static bool hasStateFields(const RecordStorageLocation &L) {
+  for (const auto &Entry : L.synthetic_fields())
+    if (Entry.getKey() == NonEmptyName)
+      return true;
+  return false;
+}
+
+static CallableState stateOfRecord(const RecordStorageLocation &L,
+                                   const Environment &Env) {
+  if (!hasStateFields(L))
+    return {};
+  return {valueAs<BoolValue>(Env, L.getSyntheticField(NonEmptyName)),
+          valueAs<BoolValue>(Env, L.getSyntheticField(TrackedName))};
+}
+
+static CallableState stateOfPointer(const PointerValue &PV) {
+  return {dyn_cast_or_null<BoolValue>(PV.getProperty(NonEmptyName)),
+          dyn_cast_or_null<BoolValue>(PV.getProperty(TrackedName))};
+}
+
+CallableState PolicyCallModel::getState(const Expr &E, const Environment &Env,
+                                        const CallableTypes &Types) {
+  CallableKind K = Types.classify(E.getType());
+  if (K == CallableKind::None)
+    return {};
+  if (isRecordKind(K)) {
+    if (RecordStorageLocation *L = recordLocation(E, Env))
+      return stateOfRecord(*L, Env);
+    return {};
+  }
+  if (PointerValue *PV = pointerValue(E, Env))
+    return stateOfPointer(*PV);
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// The transfer function.
+//===----------------------------------------------------------------------===//
+
+static bool isNullLiteral(const Expr *E, ASTContext &Ctx) {
+  E = stripNoise(E);
+  if (!E)
+    return false;
+  if (E->getType()->isNullPtrType())
+    return true;
+  if (const auto *RD = E->getType()->getAsCXXRecordDecl())
+    if (RD->isInStdNamespace() && RD->getName() == "nullopt_t")
+      return true;
+  return !E->isValueDependent() &&
+         E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) !=
+             Expr::NPCK_NotNull;
+}
+
+/// `std::move(x)` (or std::forward) returns the location of x: the object a
+/// move constructor or assignment leaves moved-from.
+static const Expr *movedFromObject(const Expr *Arg) {
+  const auto *Call = dyn_cast_or_null<CallExpr>(stripNoise(Arg));
+  if (!Call || Call->getNumArgs() != 1)
+    return nullptr;
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD || !FD->isInStdNamespace() || !FD->getIdentifier() ||
+      FD->getName() != "move")
+    return nullptr;
+  return Call->getArg(0);
+}
+
+class PolicyCallModel::Transfer {
+public:
+  Transfer(PolicyCallModel &M, Environment &Env)
+      : Types(M.Types), Oracle(M.Oracle), Ctx(M.getASTContext()), Env(Env),
+        A(Env.arena()) {}
+
+  void run(const Stmt &S) {
+    const auto *E = dyn_cast<Expr>(&S);
+    if (!E)
+      return;
+    // The table, specific cases first. Each entry returns true when it
+    // handled the expression.
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
+      return transferConstruct(*CE);
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))
+      if (transferOperatorCall(*OC))
+        return;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
+      if (transferMemberCall(*MC))
+        return;
+    if (const auto *C = dyn_cast<CallExpr>(E))
+      return transferCall(*C);
+    if (const auto *BO = dyn_cast<BinaryOperator>(E))
+      return transferBinary(*BO);
+    if (const auto *UO = dyn_cast<UnaryOperator>(E))
+      return transferUnary(*UO);
+    if (const auto *Cast = dyn_cast<CastExpr>(E))
+      return transferCast(*Cast);
+    if (isa<CXXNewExpr>(E))
+      return setPointerState(*E, nonEmptyState());
+    if (isa<InitListExpr, ImplicitValueInitExpr, CXXScalarValueInitExpr>(E))
+      return transferValueInit(*E);
+  }
+
+private:
+  struct Bools {
+    BoolValue *NonEmpty;
+    BoolValue *Tracked;
+  };
+  Bools nonEmptyState() { return {&lit(true), &lit(true)}; }
+  Bools emptyState() { return {&lit(false), &lit(true)}; }
+  Bools maybeEmptyState() { return {&Env.makeAtomicBoolValue(), &lit(true)}; }
+  Bools unknownState() {
+    return {&Env.makeAtomicBoolValue(), &Env.makeAtomicBoolValue()};
+  }
+  BoolValue &lit(bool B) { return Env.getBoolLiteralValue(B); }
+
+  Bools fromEmptiness(Emptiness E) {
+    switch (E) {
+    case Emptiness::NonEmpty:
+      return nonEmptyState();
+    case Emptiness::MayBeEmpty:
+      return maybeEmptyState();
+    case Emptiness::AlwaysEmpty:
+      return emptyState();
+    case Emptiness::Unknown:
+      return unknownState();
+    }
+    return unknownState();
+  }
+
+  CallableKind kindOf(const Expr &E) { return Types.classify(E.getType()); }
+
+  void setRecordState(RecordStorageLocation &L, Bools B) {
+    if (!hasStateFields(L))
+      return;
+    Env.setValue(L.getSyntheticField(NonEmptyName), *B.NonEmpty);
+    Env.setValue(L.getSyntheticField(TrackedName), *B.Tracked);
+  }
+
+  /// A fresh pointer value with the given state. Values are shared between
+  /// environments, so an existing one is never mutated.
+  PointerValue &makePointer(QualType T, Bools B) {
+    QualType Pointee = Ctx.VoidTy;
+    if (const auto *PT = T->getAs<PointerType>())
+      Pointee = PT->getPointeeType();
+    auto &PV = Env.create<PointerValue>(Env.createStorageLocation(
+        Pointee->isRecordType() || Pointee->isFunctionType() ? Pointee
+                                                             : Ctx.CharTy));
+    PV.setProperty(NonEmptyName, *B.NonEmpty);
+    PV.setProperty(TrackedName, *B.Tracked);
+    return PV;
+  }
+
+  void setPointerState(const Expr &E, Bools B) {
+    PointerValue &PV = makePointer(E.getType(), B);
+    if (E.isGLValue()) {
+      if (StorageLocation *L = Env.getStorageLocation(E))
+        Env.setValue(*L, PV);
+      return;
+    }
+    Env.setValue(E, PV);
+  }
+
+  /// Sets the state of whatever nullable callable E denotes.
+  void setState(const Expr &E, Bools B) {
+    CallableKind K = kindOf(E);
+    if (K == CallableKind::None)
+      return;
+    if (isRecordKind(K)) {
+      if (RecordStorageLocation *L = recordLocation(E, Env))
+        setRecordState(*L, B);
+      return;
+    }
+    setPointerState(E, B);
+  }
+
+  /// The state of E, inventing an unknown one where the framework has none
+  /// (e.g. a pointer parameter, whose value carries no properties yet).
+  Bools stateOrUnknown(const Expr &E) {
+    CallableState S = PolicyCallModel::getState(E, Env, Types);
+    if (S.NonEmpty && S.Tracked)
+      return {const_cast<BoolValue *>(S.NonEmpty),
+              const_cast<BoolValue *>(S.Tracked)};
+    return unknownState();
+  }
+
+  /// The state a nullable callable gets from being initialised or assigned
+  /// from Src: empties, other nullable callables, and everything else (a
+  /// lambda, a functor, a function), which is non-empty.
+  Bools stateFromSource(const Expr &Src) {
+    if (isNullLiteral(&Src, Ctx))
+      return emptyState();
+    const Expr *S = stripNoise(&Src);
+    if (kindOf(Src) != CallableKind::None)
+      return stateOrUnknown(Src);
+    if (S != &Src && kindOf(*S) != CallableKind::None)
+      return stateOrUnknown(*S);
+    return nonEmptyState();
+  }
+
+  void markMovedFrom(const Expr *Arg) {
+    if (const Expr *Obj = movedFromObject(Arg))
+      if (kindOf(*Obj) != CallableKind::None)
+        setState(*Obj, maybeEmptyState());
+  }
+
+  /// Arguments passed by non-const reference or pointer may be reassigned by
+  /// the callee: forget what we knew.
+  void invalidateArgs(const FunctionDecl *FD, llvm::ArrayRef<const Expr *> Args,
+                      unsigned ParamOffset) {
+    for (unsigned I = 0; I < Args.size(); ++I) {
+      const Expr *Arg = Args[I];
+      QualType ParamTy;
+      if (FD && I + ParamOffset < FD->getNumParams())
+        ParamTy = FD->getParamDecl(I + ParamOffset)->getType();
+      if (ParamTy.isNull())
+        continue;
+      if (ParamTy->isLValueReferenceType() &&
+          !ParamTy->getPointeeType().isConstQualified()) {
+        if (kindOf(*Arg) != CallableKind::None && Arg->isGLValue())
+          setState(*Arg, unknownState());
+        continue;
+      }
+      if (const auto *PT = ParamTy->getAs<PointerType>()) {
+        if (PT->getPointeeType().isConstQualified())
+          continue;
+        const auto *AddrOf = dyn_cast<UnaryOperator>(stripNoise(Arg));
+        if (AddrOf && AddrOf->getOpcode() == UO_AddrOf &&
+            kindOf(*AddrOf->getSubExpr()) != CallableKind::None)
+          setState(*AddrOf->getSubExpr(), unknownState());
+      }
+    }
+  }
+
+  void transferConstruct(const CXXConstructExpr &CE) {
+    const CXXConstructorDecl *Ctor = CE.getConstructor();
+    if (Ctor)
+      invalidateArgs(Ctor, llvm::ArrayRef(CE.getArgs(), CE.getNumArgs()), 0);
+    CallableKind K = kindOf(CE);
+    if (!isRecordKind(K) || !Ctor)
+      return;
+    RecordStorageLocation &L = Env.getResultObjectLocation(CE);
+    unsigned Explicit = 0;
+    for (const Expr *Arg : CE.arguments())
+      if (!isa<CXXDefaultArgExpr>(Arg))
+        ++Explicit;
+    if (Explicit == 0)
+      return setRecordState(L, emptyState());
+    const Expr *Arg0 = CE.getArg(0);
+    if (Ctor->isCopyOrMoveConstructor()) {
+      // The framework copies the record, synthetic fields included; make sure
+      // a source without state does not leave stale state behind.
+      if (!stateOfRecord(L, Env).NonEmpty)
+        setRecordState(L, stateOrUnknown(*Arg0));
+      if (Ctor->isMoveConstructor())
+        markMovedFrom(Arg0);
+      return;
+    }
+    // In-place construction of an optional's value, e.g. optional<F>(in_place).
+    if (K == CallableKind::Optional && !isNullLiteral(Arg0, Ctx) &&
+        kindOf(*Arg0) != CallableKind::Optional)
+      return setRecordState(L, nonEmptyState());
+    setRecordState(L, stateFromSource(*Arg0));
+    if (Ctor->getNumParams() > 0 &&
+        Ctor->getParamDecl(0)->getType()->isRValueReferenceType())
+      markMovedFrom(Arg0);
+  }
+
+  bool transferOperatorCall(const CXXOperatorCallExpr &OC) {
+    switch (OC.getOperator()) {
+    case OO_Equal:
+      return transferAssign(OC);
+    case OO_EqualEqual:
+    case OO_ExclaimEqual:
+      return transferNullComparison(OC.getOperator() == OO_EqualEqual,
+                                    OC.getArg(0), OC.getArg(1), OC);
+    default:
+      return false;
+    }
+  }
+
+  bool transferAssign(const CXXOperatorCallExpr &OC) {
+    if (OC.getNumArgs() != 2)
+      return false;
+    const Expr *LHS = OC.getArg(0);
+    const Expr *RHS = OC.getArg(1);
+    if (!isRecordKind(kindOf(*LHS)))
+      return false;
+    RecordStorageLocation *L = recordLocation(*LHS, Env);
+    if (!L)
+      return true;
+    const auto *Method = dyn_cast_or_null<CXXMethodDecl>(OC.getDirectCallee());
+    if (Method && (Method->isCopyAssignmentOperator() ||
+                   Method->isMoveAssignmentOperator())) {
+      // The framework has copied the fields; a source without state would
+      // otherwise leave the old state in place.
+      setRecordState(*L, stateOrUnknown(*RHS));
+      if (Method->isMoveAssignmentOperator())
+        markMovedFrom(RHS);
+    } else {
+      setRecordState(*L, stateFromSource(*RHS));
+      markMovedFrom(RHS);
+    }
+    // The assignment expression denotes the assigned object.
+    Env.setStorageLocation(OC, *L);
+    return true;
+  }
+
+  /// `x == nullptr`, `nullptr != x`, `o == std::nullopt`, ...
+  bool transferNullComparison(bool IsEq, const Expr *L, const Expr *R,
+                              const Expr &Cmp) {
+    const Expr *Subject = nullptr;
+    if (isNullLiteral(R, Ctx) && kindOf(*L) != CallableKind::None)
+      Subject = L;
+    else if (isNullLiteral(L, Ctx) && kindOf(*R) != CallableKind::None)
+      Subject = R;
+    if (!Subject)
+      return false;
+    Bools S = stateOrUnknown(*Subject);
+    Env.setValue(Cmp, IsEq ? Env.makeNot(*S.NonEmpty) : *S.NonEmpty);
+    return true;
+  }
+
+  bool transferMemberCall(const CXXMemberCallExpr &MC) {
+    const Expr *Obj = MC.getImplicitObjectArgument();
+    const CXXMethodDecl *Method = MC.getMethodDecl();
+    // Smart pointers declare operator bool, get() and reset() in a base.
+    if (Obj && kindOf(*Obj) == CallableKind::None)
+      Obj = stripNoise(Obj);
+    if (!Obj || !Method || kindOf(*Obj) == CallableKind::None)
+      return false;
+    CallableKind K = kindOf(*Obj);
+    if (const auto *Conv = dyn_cast<CXXConversionDecl>(Method)) {
+      if (Conv->getConversionType()->isBooleanType()) {
+        Env.setValue(MC, *stateOrUnknown(*Obj).NonEmpty);
+        return true;
+      }
+      return false;
+    }
+    if (!Method->getIdentifier())
+      return false;
+    StringRef Name = Method->getName();
+    if (Name == "has_value") {
+      Env.setValue(MC, *stateOrUnknown(*Obj).NonEmpty);
+      return true;
+    }
+    if (Name == "reset") {
+      if (MC.getNumArgs() == 0 || isNullLiteral(MC.getArg(0), Ctx))
+        setState(*Obj, emptyState());
+      else
+        setState(*Obj, stateFromSource(*MC.getArg(0)));
+      return true;
+    }
+    if (Name == "emplace") {
+      setState(*Obj, nonEmptyState());
+      return true;
+    }
+    if (Name == "get" && K == CallableKind::SmartPointer) {
+      Bools S = stateOrUnknown(*Obj);
+      Env.setValue(MC, makePointer(MC.getType(), S));
+      return true;
+    }
+    if (Name == "release" && K == CallableKind::SmartPointer) {
+      Bools S = stateOrUnknown(*Obj);
+      Env.setValue(MC, makePointer(MC.getType(), S));
+      setState(*Obj, emptyState());
+      return true;
+    }
+    if (Name == "swap" && MC.getNumArgs() == 1) {
+      Bools Mine = stateOrUnknown(*Obj);
+      Bools Theirs = stateOrUnknown(*MC.getArg(0));
+      setState(*Obj, Theirs);
+      setState(*MC.getArg(0), Mine);
+      return true;
+    }
+    // Any other non-const member may change the target (e.g. assign()).
+    if (!Method->isConst() && !Method->isOverloadedOperator() &&
+        !isa<CXXConversionDecl>(Method) && !MC.getType()->isReferenceType() &&
+        Types.classify(MC.getType()) == CallableKind::None) {
+      setState(*Obj, unknownState());
+      return true;
+    }
+    return false;
+  }
+
+  void transferCall(const CallExpr &C) {
+    const FunctionDecl *FD = C.getDirectCallee();
+    if (FD && FD->getBuiltinID() == Builtin::BI__builtin_expect &&
+        C.getNumArgs() >= 1) {
+      if (auto *B = valueAs<BoolValue>(Env, *stripNoise(C.getArg(0))))
+        Env.setValue(C, *B);
+      else if (auto *B = valueAs<BoolValue>(Env, *C.getArg(0)))
+        Env.setValue(C, *B);
+      return;
+    }
+    if (FD && FD->isInStdNamespace() && FD->getIdentifier() &&
+        (FD->getName() == "move" || FD->getName() == "forward"))
+      return;
+    // Operator calls pass the object as argument 0 where a method has no
+    // parameter for it.
+    unsigned Offset = 0;
+    llvm::ArrayRef<const Expr *> Args(C.getArgs(), C.getNumArgs());
+    if (isa<CXXOperatorCallExpr>(C) && isa_and_nonnull<CXXMethodDecl>(FD) &&
+        !Args.empty())
+      Args = Args.drop_front();
+    invalidateArgs(FD, Args, Offset);
+
+    if (kindOf(C) == CallableKind::None)
+      return;
+    Bools Result = fromEmptiness(Oracle.classifyCallResult(C));
+    if (C.isPRValue() && !C.getType()->isRecordType()) {
+      Env.setValue(C, makePointer(C.getType(), Result));
+      return;
+    }
+    setState(C, Result);
+  }
+
+  void transferBinary(const BinaryOperator &BO) {
+    switch (BO.getOpcode()) {
+    case BO_EQ:
+    case BO_NE:
+      transferNullComparison(BO.getOpcode() == BO_EQ, BO.getLHS(),
+                             BO.getRHS(), BO);
+      return;
+    case BO_Assign: {
+      if (kindOf(*BO.getLHS()) == CallableKind::None ||
+          isRecordKind(kindOf(*BO.getLHS())))
+        return;
+      Bools S = stateFromSource(*BO.getRHS());
+      PointerValue &PV = makePointer(BO.getLHS()->getType(), S);
+      if (StorageLocation *L = Env.getStorageLocation(*BO.getLHS())) {
+        Env.setValue(*L, PV);
+        Env.setStorageLocation(BO, *L);
+      }
+      return;
+    }
+    default:
+      return;
+    }
+  }
+
+  void transferUnary(const UnaryOperator &UO) {
+    // `&function`, `&Class::method`, `&functor`: never null.
+    if (UO.getOpcode() == UO_AddrOf && kindOf(UO) != CallableKind::None)
+      setPointerState(UO, nonEmptyState());
+  }
+
+  void transferCast(const CastExpr &Cast) {
+    const Expr *Sub = Cast.getSubExpr();
+    switch (Cast.getCastKind()) {
+    case CK_NullToPointer:
+    case CK_NullToMemberPointer:
+      if (kindOf(Cast) != CallableKind::None)
+        setPointerState(Cast, emptyState());
+      return;
+    case CK_FunctionToPointerDecay:
+      setPointerState(Cast, nonEmptyState());
+      return;
+    case CK_PointerToBoolean:
+    case CK_MemberPointerToBoolean:
+      if (kindOf(*Sub) != CallableKind::None)
+        Env.setValue(Cast, *stateOrUnknown(*Sub).NonEmpty);
+      return;
+    case CK_LValueToRValue:
+      // Member pointers have no value in the framework; give them ours.
+      if (kindOf(Cast) == CallableKind::MemberFunctionPointer &&
+          !Env.getValue(Cast))
+        if (StorageLocation *L = Env.getStorageLocation(*Sub))
+          if (Value *V = Env.getValue(*L))
+            Env.setValue(Cast, *V);
+      return;
+    case CK_NoOp:
+    case CK_BitCast:
+    case CK_BaseToDerived:
+    case CK_DerivedToBase:
+    case CK_UncheckedDerivedToBase:
+      if (Cast.isPRValue() && kindOf(Cast) != CallableKind::None &&
+          !isRecordKind(kindOf(Cast)) && !Env.getValue(Cast))
+        if (Value *V = Env.getValue(*Sub))
+          Env.setValue(Cast, *V);
+      propagateBool(Cast);
+      return;
+    case CK_UserDefinedConversion:
+    case CK_IntegralCast:
+    case CK_IntegralToBoolean:
+    case CK_ConstructorConversion:
+      propagateBool(Cast);
+      return;
+    default:
+      return;
+    }
+  }
+
+  /// `static_cast<bool>(f)`, the integer casts around __builtin_expect in
+  /// TORCH_CHECK, and similar wrappers keep the test's truth value.
+  void propagateBool(const CastExpr &Cast) {
+    if (!Cast.isPRValue() || !(Cast.getType()->isBooleanType() ||
+                               Cast.getType()->isIntegerType()))
+      return;
+    auto *B = valueAs<BoolValue>(Env, *Cast.getSubExpr());
+    if (!B)
+      B = valueAs<BoolValue>(Env, *stripNoise(Cast.getSubExpr()));
+    if (B)
+      Env.setValue(Cast, *B);
+  }
+
+  void transferValueInit(const Expr &E) {
+    // `WrapFnPtr f{};`, `return {};` for a pointer: null.
+    if (const auto *ILE = dyn_cast<InitListExpr>(&E))
+      if (ILE->getNumInits() != 0)
+        return;
+    CallableKind K = kindOf(E);
+    if (K != CallableKind::None && !isRecordKind(K))
+      setPointerState(E, emptyState());
+  }
+
+  const CallableTypes &Types;
+  CallResultOracle &Oracle;
+  ASTContext &Ctx;
+  Environment &Env;
+  Arena &A;
+};
+
+PolicyCallModel::PolicyCallModel(ASTContext &Ctx, Environment &Env,
+                                 const CallableTypes &Types,
+                                 CallResultOracle &Oracle)
+    : DataflowAnalysis(Ctx), Types(Types), Oracle(Oracle) {
+  QualType BoolTy = Ctx.BoolTy;
+  const CallableTypes *T = &Types;
+  Env.getDataflowAnalysisContext().setSyntheticFieldCallback(
+      [T, BoolTy](QualType Ty) -> llvm::StringMap<QualType> {
+        if (!isRecordKind(T->classify(Ty)))
+          return {};
+        return {{NonEmptyName, BoolTy}, {TrackedName, BoolTy}};
+      });
+}
+
+void PolicyCallModel::transfer(const CFGElement &Elt, NoopLattice &,
+                               Environment &Env) {
+  if (auto S = Elt.getAs<CFGStmt>())
+    Transfer(*this, Env).run(*S->getStmt());
+}
+
+//===----------------------------------------------------------------------===//
+// Joins and widening of pointer states. Record states live in synthetic bool
+// fields, which the framework joins and widens itself.
+//===----------------------------------------------------------------------===//
+
+static bool sameBool(const BoolValue *B1, const Environment &Env1,
+                     const BoolValue *B2, const Environment &Env2) {
+  if (B1 == B2)
+    return true;
+  if (!B1 || !B2)
+    return false;
+  if (isa<TopBoolValue>(B1) && isa<TopBoolValue>(B2))
+    return true;
+  if (Env1.proves(B1->formula()) && Env2.proves(B2->formula()))
+    return true;
+  auto &A1 = Env1.arena();
+  auto &A2 = Env2.arena();
+  return Env1.proves(A1.makeNot(B1->formula())) &&
+         Env2.proves(A2.makeNot(B2->formula()));
+}
+
+ComparisonResult PolicyCallModel::compare(QualType Type, const Value &Val1,
+                                          const Environment &Env1,
+                                          const Value &Val2,
+                                          const Environment &Env2) {
+  const auto *P1 = dyn_cast<PointerValue>(&Val1);
+  const auto *P2 = dyn_cast<PointerValue>(&Val2);
+  if (!P1 || !P2)
+    return ComparisonResult::Unknown;
+  CallableState S1 = stateOfPointer(*P1), S2 = stateOfPointer(*P2);
+  if (!S1.NonEmpty && !S2.NonEmpty)
+    return ComparisonResult::Unknown;
+  return sameBool(S1.NonEmpty, Env1, S2.NonEmpty, Env2) &&
+                 sameBool(S1.Tracked, Env1, S2.Tracked, Env2)
+             ? ComparisonResult::Same
+             : ComparisonResult::Different;
+}
+
+static BoolValue &joinBool(const BoolValue *B1, const Environment &Env1,
+                           const BoolValue *B2, const Environment &Env2,
+                           Environment &JoinedEnv) {
+  if (B1 && B1 == B2)
+    return const_cast<BoolValue &>(*B1);
+  BoolValue &J = JoinedEnv.makeAtomicBoolValue();
+  if (!B1 || !B2)
+    return J;
+  Arena &A = JoinedEnv.arena();
+  JoinedEnv.assume(A.makeOr(
+      A.makeAnd(A.makeAtomRef(Env1.getFlowConditionToken()),
+                A.makeEquals(J.formula(), B1->formula())),
+      A.makeAnd(A.makeAtomRef(Env2.getFlowConditionToken()),
+                A.makeEquals(J.formula(), B2->formula()))));
+  return J;
+}
+
+void PolicyCallModel::join(QualType Type, const Value &Val1,
+                           const Environment &Env1, const Value &Val2,
+                           const Environment &Env2, Value &JoinedVal,
+                           Environment &JoinedEnv) {
+  const auto *P1 = dyn_cast<PointerValue>(&Val1);
+  const auto *P2 = dyn_cast<PointerValue>(&Val2);
+  if (!P1 || !P2 || !isa<PointerValue>(JoinedVal))
+    return;
+  CallableState S1 = stateOfPointer(*P1), S2 = stateOfPointer(*P2);
+  if (!S1.NonEmpty && !S2.NonEmpty)
+    return;
+  JoinedVal.setProperty(NonEmptyName,
+                        joinBool(S1.NonEmpty, Env1, S2.NonEmpty, Env2, JoinedEnv));
+  JoinedVal.setProperty(TrackedName,
+                        joinBool(S1.Tracked, Env1, S2.Tracked, Env2, JoinedEnv));
+}
+
+/// Widens one boolean towards Top; a value that is already Top, or is the
+/// same literal on both sides, stays. This makes widening idempotent, so
+/// loops converge.
+static BoolValue &widenBool(const BoolValue *Prev, const Environment &PrevEnv,
+                            const BoolValue *Cur, Environment &CurEnv,
+                            bool &Changed) {
+  if (Prev && (isa<TopBoolValue>(Prev) || Prev == Cur))
+    return const_cast<BoolValue &>(*Prev);
+  if (Prev && Cur) {
+    bool T1 = PrevEnv.proves(Prev->formula()), T2 = CurEnv.proves(Cur->formula());
+    if (T1 && T2)
+      return CurEnv.getBoolLiteralValue(true);
+    if (PrevEnv.proves(PrevEnv.arena().makeNot(Prev->formula())) &&
+        CurEnv.proves(CurEnv.arena().makeNot(Cur->formula())))
+      return CurEnv.getBoolLiteralValue(false);
+  }
+  Changed = true;
+  return CurEnv.makeTopBoolValue();
+}
+
+std::optional<WidenResult> PolicyCallModel::widen(QualType Type, Value &Prev,
+                                                  const Environment &PrevEnv,
+                                                  Value &Current,
+                                                  Environment &CurrentEnv) {
+  auto *P1 = dyn_cast<PointerValue>(&Prev);
+  auto *P2 = dyn_cast<PointerValue>(&Current);
+  if (!P1 || !P2)
+    return std::nullopt;
+  CallableState S1 = stateOfPointer(*P1), S2 = stateOfPointer(*P2);
+  if (!S1.NonEmpty && !S2.NonEmpty)
+    return std::nullopt;
+  if (sameBool(S1.NonEmpty, PrevEnv, S2.NonEmpty, CurrentEnv) &&
+      sameBool(S1.Tracked, PrevEnv, S2.Tracked, CurrentEnv))
+    return WidenResult{&Prev, LatticeEffect::Unchanged};
+  bool Changed = false;
+  BoolValue &N = widenBool(S1.NonEmpty, PrevEnv, S2.NonEmpty, CurrentEnv, Changed);
+  BoolValue &T = widenBool(S1.Tracked, PrevEnv, S2.Tracked, CurrentEnv, Changed);
+  if (!Changed && &N == S1.NonEmpty && &T == S1.Tracked)
+    return WidenResult{&Prev, LatticeEffect::Unchanged};
+  auto &W = CurrentEnv.create<PointerValue>(P2->getPointeeLoc());
+  W.setProperty(NonEmptyName, N);
+  W.setProperty(TrackedName, T);
+  return WidenResult{&W, LatticeEffect::Changed};
+}
+
+//===----------------------------------------------------------------------===//
+// Driver.
+//===----------------------------------------------------------------------===//
+
+llvm::Error runPolicyCallModel(
+    const FunctionDecl &FD, ASTContext &Ctx, const CallableTypes &Types,
+    CallResultOracle &Oracle, std::int64_t MaxSolverIterations,
+    std::int32_t MaxBlockVisits,
+    llvm::function_ref<void(const CFGElement &, const Environment &)> Visit) {
+  llvm::Expected<AdornedCFG> CFG = AdornedCFG::build(FD);
+  if (!CFG)
+    return CFG.takeError();
+  WatchedLiteralsSolver Solver(MaxSolverIterations);
+  DataflowAnalysisContext DACtx(Solver);
+  Environment Env(DACtx, FD);
+  PolicyCallModel Model(Ctx, Env, Types, Oracle);
+  CFGEltCallbacksTypeErased Callbacks;
+  Callbacks.Before = [&](const CFGElement &Elt,
+                         const TypeErasedDataflowAnalysisState &State) {
+    Visit(Elt, State.Env);
+  };
+  auto States = runTypeErasedDataflowAnalysis(*CFG, Model, Env, Callbacks,
+                                              MaxBlockVisits);
+  if (!States)
+    return States.takeError();
+  if (Solver.reachedLimit())
+    return llvm::createStringError(llvm::errc::interrupted,
+                                   "solver iteration budget exceeded");
+  return llvm::Error::success();
+}
+
+} // namespace wrapguard

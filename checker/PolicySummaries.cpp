@@ -1,1 +1,182 @@
-// placeholder
+//===- PolicySummaries.cpp - What a call returning a callable yields ------===//
+
+#include "PolicySummaries.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace clang;
+using namespace clang::dataflow;
+
+namespace wrapguard {
+
+PolicySummaries::PolicySummaries(ASTContext &Ctx, const AnalysisOptions &Opts,
+                                 const CallableTypes &Types)
+    : Ctx(Ctx), Opts(Opts), Types(Types),
+      PolicyRe(Opts.PolicyNames, llvm::Regex::IgnoreCase) {}
+
+bool PolicySummaries::matchesPolicyName(StringRef Name) const {
+  std::string Err;
+  if (Name.empty() || !PolicyRe.isValid(Err))
+    return false;
+  return PolicyRe.match(Name);
+}
+
+static StringRef nameOfObject(const Expr *E) {
+  E = stripNoise(E);
+  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E))
+    if (DRE->getDecl()->getIdentifier())
+      return DRE->getDecl()->getName();
+  if (const auto *ME = dyn_cast_or_null<MemberExpr>(E))
+    if (ME->getMemberDecl()->getIdentifier())
+      return ME->getMemberDecl()->getName();
+  return "";
+}
+
+/// For `obj(args)` on a class object, the object; for `fp(args)` through a
+/// pointer, the pointer; else null.
+static const Expr *calledObject(const CallExpr &Call) {
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(&Call))
+    if (OC->getOperator() == OO_Call && OC->getNumArgs() > 0)
+      return OC->getArg(0);
+  if (!Call.getDirectCallee() && !isa<CXXMemberCallExpr>(Call))
+    return Call.getCallee();
+  return nullptr;
+}
+
+std::string PolicySummaries::calleeName(const CallExpr &Call) {
+  if (const Expr *Obj = calledObject(Call)) {
+    StringRef N = nameOfObject(Obj);
+    const auto *RD = stripNoise(Obj)->getType()->getAsCXXRecordDecl();
+    // A lambda or functor with a visible call operator is known by the
+    // object's name too.
+    if (!N.empty() || !RD)
+      return N.str();
+  }
+  if (const FunctionDecl *FD = Call.getDirectCallee())
+    if (FD->getIdentifier())
+      return FD->getName().str();
+  return "";
+}
+
+static bool isAnnotatedNullable(const FunctionDecl *FD) {
+  if (!FD)
+    return false;
+  for (const FunctionDecl *R : FD->redecls())
+    for (const auto *A : R->specific_attrs<AnnotateAttr>())
+      if (A->getAnnotation() == "wrapguard::nullable")
+        return true;
+  return false;
+}
+
+Emptiness PolicySummaries::byNameOrAnnotation(const CallExpr &Call,
+                                              const FunctionDecl *FD) {
+  if (matchesPolicyName(calleeName(Call)))
+    return Emptiness::MayBeEmpty;
+  return Emptiness::Unknown;
+}
+
+/// Standard factories whose result is never empty.
+static bool isNonNullFactory(const FunctionDecl &FD) {
+  if (!FD.isInStdNamespace() || !FD.getIdentifier())
+    return false;
+  StringRef N = FD.getName();
+  return N == "make_shared" || N == "make_unique" || N == "allocate_shared" ||
+         N == "make_optional";
+}
+
+Emptiness PolicySummaries::classifyCallResult(const CallExpr &Call) {
+  const FunctionDecl *FD = Call.getDirectCallee();
+  // Explicit annotations win over everything else.
+  if (isAnnotatedNullable(FD))
+    return Emptiness::MayBeEmpty;
+  if (auto N = Call.getCallReturnType(Ctx)->getNullability())
+    if (*N == NullabilityKind::Nullable)
+      return Emptiness::MayBeEmpty;
+
+  if (!FD)
+    return byNameOrAnnotation(Call, FD);
+  if (const auto *Conv = dyn_cast<CXXConversionDecl>(FD))
+    if (Conv->getParent()->isLambda())
+      return Emptiness::NonEmpty; // A captureless lambda to function pointer.
+  if (isNonNullFactory(*FD))
+    return Emptiness::NonEmpty;
+  // std::function::operator() and friends: the callee that matters is the
+  // object being called, known only by its name.
+  if (Ctx.getSourceManager().isInSystemHeader(FD->getLocation()))
+    return byNameOrAnnotation(Call, FD);
+
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD)) {
+    bool Devirtualized = false;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(&Call))
+      if (const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens()))
+        Devirtualized = ME->hasQualifier() || MD->hasAttr<FinalAttr>() ||
+                        MD->getParent()->hasAttr<FinalAttr>();
+    if (MD->isVirtual() && !Devirtualized)
+      return byNameOrAnnotation(Call, FD);
+  }
+  const FunctionDecl *Def = nullptr;
+  if (FD->hasBody(Def) && Def) {
+    Emptiness S = summarize(*Def);
+    if (S != Emptiness::Unknown)
+      return S;
+  }
+  return byNameOrAnnotation(Call, FD);
+}
+
+Emptiness PolicySummaries::summarize(const FunctionDecl &Def) {
+  auto It = Cache.find(&Def);
+  if (It != Cache.end())
+    return It->second;
+  if (InProgress.size() >= Opts.MaxSummaryDepth || InProgress.count(&Def) ||
+      Def.isDependentContext() || !Types.isNullable(Def.getReturnType()))
+    return Emptiness::Unknown;
+  InProgress.insert(&Def);
+
+  bool SawNonEmpty = false, SawEmpty = false, SawMaybe = false,
+       SawUnknown = false;
+  llvm::Error Err = runPolicyCallModel(
+      Def, Ctx, Types, *this, Opts.MaxSolverIterations, Opts.MaxBlockVisits,
+      [&](const CFGElement &Elt, const Environment &Env) {
+        auto S = Elt.getAs<CFGStmt>();
+        if (!S)
+          return;
+        const auto *Ret = dyn_cast<ReturnStmt>(S->getStmt());
+        if (!Ret || !Ret->getRetValue())
+          return;
+        Arena &A = Env.arena();
+        if (Env.proves(A.makeLiteral(false)))
+          return; // Unreachable return.
+        CallableState St =
+            PolicyCallModel::getState(*Ret->getRetValue(), Env, Types);
+        if (!St.NonEmpty) {
+          SawUnknown = true;
+          return;
+        }
+        if (Env.proves(St.NonEmpty->formula()))
+          SawNonEmpty = true;
+        else if (Env.proves(A.makeNot(St.NonEmpty->formula())))
+          SawEmpty = true;
+        else if (St.Tracked && Env.proves(St.Tracked->formula()))
+          SawMaybe = true;
+        else
+          SawUnknown = true;
+      });
+  InProgress.erase(&Def);
+
+  Emptiness Result = Emptiness::Unknown;
+  if (Err) {
+    llvm::consumeError(std::move(Err));
+  } else if (SawEmpty && !SawNonEmpty && !SawMaybe && !SawUnknown) {
+    Result = Emptiness::AlwaysEmpty;
+  } else if (SawEmpty || SawMaybe) {
+    Result = Emptiness::MayBeEmpty;
+  } else if (SawNonEmpty && !SawUnknown) {
+    Result = Emptiness::NonEmpty;
+  }
+  Cache[&Def] = Result;
+  return Result;
+}
+
+} // namespace wrapguard

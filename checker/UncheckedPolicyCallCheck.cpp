@@ -84,6 +84,9 @@ void UncheckedPolicyCallCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   if (Result.Context->getDiagnostics().hasUncompilableErrorOccurred())
     return;
+  // Library code in system headers is neither reported nor worth the time.
+  if (Result.SourceManager->isInSystemHeader(FD->getLocation()))
+    return;
 
   if (!Analyzer || AnalyzerCtx != Result.Context) {
     Analyzer = std::make_unique<PolicyCallAnalyzer>(*Result.Context, Config);

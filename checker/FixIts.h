@@ -1,0 +1,40 @@
+//===- FixIts.h - Repairs for unchecked policy calls -----------*- C++ -*-===//
+//
+// Builds the edit that guards one flagged call, in the chosen FixMode, or a
+// note that says which check to add when no edit is known to compile.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WRAPGUARD_CHECKER_FIXITS_H
+#define WRAPGUARD_CHECKER_FIXITS_H
+
+#include "CallableTypes.h"
+#include "PolicyCallAnalysis.h"
+#include "clang/AST/Expr.h"
+
+namespace wrapguard {
+
+/// A call through a nullable callable.
+struct CallSite {
+  const clang::CallExpr *Call = nullptr;
+  /// The expression that denotes the callable object, as written (`f` in
+  /// `f(m)`, `p` in `(*p)(m)`, `pm` in `(obj.*pm)(m)`).
+  const clang::Expr *Callable = nullptr;
+  CallableKind Kind = CallableKind::None;
+  /// The call's own arguments, without the callable object.
+  llvm::ArrayRef<const clang::Expr *> Args;
+  /// True when the call is spelled `callable(args)` with nothing around the
+  /// callable (no `*`, `->operator()` or `.*`).
+  bool Direct = false;
+};
+
+/// Adds the repair for Site to F (Fixes, or a note when there is none).
+void addRepair(const CallSite &Site, llvm::StringRef Name,
+               clang::ASTContext &Ctx, const AnalysisOptions &Opts, Finding &F);
+
+/// The source text of a range of tokens, or "" inside macros.
+std::string sourceText(clang::SourceRange R, const clang::ASTContext &Ctx);
+
+} // namespace wrapguard
+
+#endif

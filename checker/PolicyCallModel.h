@@ -1,0 +1,110 @@
+//===- PolicyCallModel.h - Dataflow model of nullable callables -*- C++ -*-===//
+//
+// A model for Clang's dataflow framework that tracks, for every nullable
+// callable value, two booleans:
+//
+//   nonempty  the value holds a target (std::function engaged, pointer
+//             non-null, optional has a value);
+//   tracked   we know where the value came from (a policy call, a local
+//             empty, a lambda, ...). Parameters, fields and other values of
+//             unknown origin have an unconstrained `tracked`, which keeps them
+//             quiet unless StrictMode is on.
+//
+// Records (std::function, std::optional, smart pointers) keep the booleans in
+// synthetic fields; pointers (function, member-function, raw) keep them as
+// properties of their PointerValue. Both are formulas over the flow
+// condition, so guards such as `const bool ok = static_cast<bool>(f); if (ok)`
+// are understood through the solver rather than pattern-matched.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WRAPGUARD_CHECKER_POLICYCALLMODEL_H
+#define WRAPGUARD_CHECKER_POLICYCALLMODEL_H
+
+#include "CallableTypes.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/Analysis/FlowSensitive/DataflowAnalysis.h"
+#include "clang/Analysis/FlowSensitive/DataflowEnvironment.h"
+#include "clang/Analysis/FlowSensitive/NoopLattice.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/Error.h"
+
+namespace wrapguard {
+
+/// What a call that returns a nullable callable yields.
+enum class Emptiness { NonEmpty, MayBeEmpty, AlwaysEmpty, Unknown };
+
+/// Decides what a call returning a nullable callable yields: from the
+/// callee's visible definition, its annotations, or its name.
+class CallResultOracle {
+public:
+  virtual ~CallResultOracle();
+  virtual Emptiness classifyCallResult(const clang::CallExpr &Call) = 0;
+};
+
+/// The two booleans the model keeps for one nullable callable value.
+struct CallableState {
+  const clang::dataflow::BoolValue *NonEmpty = nullptr;
+  const clang::dataflow::BoolValue *Tracked = nullptr;
+};
+
+class PolicyCallModel
+    : public clang::dataflow::DataflowAnalysis<PolicyCallModel,
+                                               clang::dataflow::NoopLattice> {
+public:
+  PolicyCallModel(clang::ASTContext &Ctx, clang::dataflow::Environment &Env,
+                  const CallableTypes &Types, CallResultOracle &Oracle);
+
+  static clang::dataflow::NoopLattice initialElement() { return {}; }
+
+  void transfer(const clang::CFGElement &Elt, clang::dataflow::NoopLattice &,
+                clang::dataflow::Environment &Env);
+
+  clang::dataflow::ComparisonResult
+  compare(clang::QualType Type, const clang::dataflow::Value &Val1,
+          const clang::dataflow::Environment &Env1,
+          const clang::dataflow::Value &Val2,
+          const clang::dataflow::Environment &Env2) override;
+  void join(clang::QualType Type, const clang::dataflow::Value &Val1,
+            const clang::dataflow::Environment &Env1,
+            const clang::dataflow::Value &Val2,
+            const clang::dataflow::Environment &Env2,
+            clang::dataflow::Value &JoinedVal,
+            clang::dataflow::Environment &JoinedEnv) override;
+  std::optional<clang::dataflow::WidenResult>
+  widen(clang::QualType Type, clang::dataflow::Value &Prev,
+        const clang::dataflow::Environment &PrevEnv,
+        clang::dataflow::Value &Current,
+        clang::dataflow::Environment &CurrentEnv) override;
+
+  /// The state of the nullable callable that E denotes, or an empty state
+  /// when E is not one or the environment knows nothing of it.
+  static CallableState getState(const clang::Expr &E,
+                                const clang::dataflow::Environment &Env,
+                                const CallableTypes &Types);
+
+private:
+  class Transfer;
+  const CallableTypes &Types;
+  CallResultOracle &Oracle;
+};
+
+/// Runs the model over FD within the given budgets and calls Visit on every
+/// CFG element of the converged analysis, with the state before it. Returns
+/// an error when FD cannot be analysed or a budget is exceeded.
+llvm::Error runPolicyCallModel(
+    const clang::FunctionDecl &FD, clang::ASTContext &Ctx,
+    const CallableTypes &Types, CallResultOracle &Oracle,
+    std::int64_t MaxSolverIterations, std::int32_t MaxBlockVisits,
+    llvm::function_ref<void(const clang::CFGElement &,
+                            const clang::dataflow::Environment &)>
+        Visit);
+
+/// Strips what never changes which object an expression denotes: parens,
+/// implicit casts, temporaries and full-expression cleanups.
+const clang::Expr *stripNoise(const clang::Expr *E);
+
+} // namespace wrapguard
+
+#endif

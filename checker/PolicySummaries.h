@@ -1,0 +1,53 @@
+//===- PolicySummaries.h - What a call returning a callable yields -*- C++ -*-===//
+//
+// Classifies calls whose result is a nullable callable. A visible,
+// non-virtual definition is summarised once per TU by running the dataflow
+// model over it and folding the states at its returns; without one, the
+// callee's annotations and name decide.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WRAPGUARD_CHECKER_POLICYSUMMARIES_H
+#define WRAPGUARD_CHECKER_POLICYSUMMARIES_H
+
+#include "CallableTypes.h"
+#include "PolicyCallAnalysis.h"
+#include "PolicyCallModel.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/Regex.h"
+
+namespace wrapguard {
+
+class PolicySummaries : public CallResultOracle {
+public:
+  PolicySummaries(clang::ASTContext &Ctx, const AnalysisOptions &Opts,
+                  const CallableTypes &Types);
+
+  Emptiness classifyCallResult(const clang::CallExpr &Call) override;
+
+  /// Summary of a definition's returns; Unknown when not every return is
+  /// understood or the analysis went over budget.
+  Emptiness summarize(const clang::FunctionDecl &Def);
+
+  /// The name a reader knows the callee by: the function's name, or for a
+  /// call through a callable object, the object's name ("" when none).
+  static std::string calleeName(const clang::CallExpr &Call);
+
+  bool matchesPolicyName(llvm::StringRef Name) const;
+
+private:
+  Emptiness byNameOrAnnotation(const clang::CallExpr &Call,
+                               const clang::FunctionDecl *FD);
+
+  clang::ASTContext &Ctx;
+  const AnalysisOptions &Opts;
+  const CallableTypes &Types;
+  llvm::Regex PolicyRe;
+  llvm::DenseMap<const clang::FunctionDecl *, Emptiness> Cache;
+  llvm::SmallPtrSet<const clang::FunctionDecl *, 8> InProgress;
+};
+
+} // namespace wrapguard
+
+#endif
