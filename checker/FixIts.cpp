@@ -1,6 +1,7 @@
 //===- FixIts.cpp - Repairs for unchecked policy calls --------------------===//
 
 #include "FixIts.h"
+#include "PolicyCallModel.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -111,7 +112,14 @@ void addRepair(const CallSite &Site, StringRef Name, ASTContext &Ctx,
   // is what "don't wrap" means for a wrapper.
   if (Site.Args.empty() || isa<CXXDefaultArgExpr>(Site.Args[0]))
     return AddNote();
-  const Expr *First = Site.Args[0];
+  // A by-value parameter copies its argument; the copy is not a side effect
+  // of the argument itself.
+  const Expr *First = stripNoise(Site.Args[0]);
+  while (const auto *CE = dyn_cast<CXXConstructExpr>(First)) {
+    if (!CE->getConstructor()->isCopyOrMoveConstructor() || CE->getNumArgs() != 1)
+      break;
+    First = stripNoise(CE->getArg(0));
+  }
   if (!sameValueType(Call.getType(), First->getType(), Ctx) ||
       First->HasSideEffects(Ctx))
     return AddNote();

@@ -292,20 +292,20 @@ std::vector<Finding> PolicyCallAnalyzer::Impl::analyze(const FunctionDecl &FD,
         std::optional<CallSite> Site = matchCallSite(*C, Types);
         if (!Site)
           return;
-        Arena &A = Env.arena();
-        if (Env.proves(A.makeLiteral(false)))
-          return; // No path reaches this call.
         CallableState St = PolicyCallModel::getState(*Site->Callable, Env, Types);
         if (!St.NonEmpty)
           return;
-        if (Env.proves(St.NonEmpty->formula()))
+        // Also true when no path reaches the call.
+        Arena &A = Env.arena();
+        if (provesCheaply(Env, St.NonEmpty->formula()))
           return;
         Seen.insert(C);
         if (Env.proves(A.makeNot(St.NonEmpty->formula()))) {
           Verdicts.push_back({*Site, true});
           return;
         }
-        if (Opts.StrictMode || (St.Tracked && Env.proves(St.Tracked->formula())))
+        if (Opts.StrictMode ||
+            (St.Tracked && provesCheaply(Env, St.Tracked->formula())))
           Verdicts.push_back({*Site, false});
       });
   if (Err) {

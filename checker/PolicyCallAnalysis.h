@@ -48,8 +48,8 @@ struct AnalysisOptions {
   std::string ShimHeader = "wrapguard/call.h";
   /// Budgets per analysed function. A function that exceeds one is skipped
   /// without a diagnostic.
-  std::int64_t MaxSolverIterations = 50000;
-  std::int32_t MaxBlockVisits = 2000;
+  std::int64_t MaxSolverIterations = 20000000;
+  std::int32_t MaxBlockVisits = 5000;
   /// How deep callee summaries may recurse into other visible definitions.
   unsigned MaxSummaryDepth = 3;
 };
@@ -95,17 +95,14 @@ private:
   std::unique_ptr<Impl> I;
 };
 
-namespace messages {
-// The wording of every diagnostic is an interface: tests match it exactly.
-// %0 is the callable's spelling, %1 a callee's name.
-inline constexpr const char *MayBeEmpty = "call through possibly empty callable '%0'";
-inline constexpr const char *AlwaysEmpty = "call through callable '%0', which is always empty here";
-inline constexpr const char *NoteSourceMay = "'%0' comes from '%1', which may return an empty callable";
-inline constexpr const char *NoteSourceAlways = "'%0' comes from '%1', which always returns an empty callable";
-inline constexpr const char *NoteMadeEmpty = "'%0' is made empty here";
-inline constexpr const char *NoteMovedFrom = "'%0' is moved from here";
-inline constexpr const char *NoteAddCheck = "check that '%0' is not empty before this call, e.g. 'if (%0)'";
-} // namespace messages
+// The wording of every diagnostic is an interface that tests match exactly:
+//   call through possibly empty callable 'NAME'
+//   call through callable 'NAME', which is always empty here
+//   note: 'NAME' comes from 'CALLEE', which may return an empty callable
+//   note: 'NAME' comes from 'CALLEE', which always returns an empty callable
+//   note: 'NAME' is made empty here
+//   note: 'NAME' is moved from here
+//   note: check that 'NAME' is not empty before this call, e.g. 'if (NAME)'
 
 } // namespace wrapguard
 

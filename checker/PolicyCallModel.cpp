@@ -19,6 +19,12 @@ CallResultOracle::~CallResultOracle() = default;
 static constexpr llvm::StringLiteral NonEmptyName = "wg.nonempty";
 static constexpr llvm::StringLiteral TrackedName = "wg.tracked";
 
+bool provesCheaply(const Environment &Env, const Formula &F) {
+  if (F.kind() == Formula::Literal && F.literal())
+    return true;
+  return Env.proves(F);
+}
+
 const Expr *stripNoise(const Expr *E) {
   while (E) {
     const Expr *Next = E->IgnoreParenImpCasts()->IgnoreImplicit();
@@ -630,7 +636,7 @@ static bool sameBool(const BoolValue *B1, const Environment &Env1,
     return false;
   if (isa<TopBoolValue>(B1) && isa<TopBoolValue>(B2))
     return true;
-  if (Env1.proves(B1->formula()) && Env2.proves(B2->formula()))
+  if (provesCheaply(Env1, B1->formula()) && provesCheaply(Env2, B2->formula()))
     return true;
   auto &A1 = Env1.arena();
   auto &A2 = Env2.arena();
@@ -698,7 +704,8 @@ static BoolValue &widenBool(const BoolValue *Prev, const Environment &PrevEnv,
   if (Prev && (isa<TopBoolValue>(Prev) || Prev == Cur))
     return const_cast<BoolValue &>(*Prev);
   if (Prev && Cur) {
-    bool T1 = PrevEnv.proves(Prev->formula()), T2 = CurEnv.proves(Cur->formula());
+    bool T1 = provesCheaply(PrevEnv, Prev->formula()),
+         T2 = provesCheaply(CurEnv, Cur->formula());
     if (T1 && T2)
       return CurEnv.getBoolLiteralValue(true);
     if (PrevEnv.proves(PrevEnv.arena().makeNot(Prev->formula())) &&

@@ -101,6 +101,12 @@ llvm::Error runPolicyCallModel(
                             const clang::dataflow::Environment &)>
         Visit);
 
+/// Env.proves(F), answering literals without a solver call: most states are
+/// literal true or false, and every solver call re-encodes the whole flow
+/// condition.
+bool provesCheaply(const clang::dataflow::Environment &Env,
+                   const clang::dataflow::Formula &F);
+
 /// Strips what never changes which object an expression denotes: parens,
 /// implicit casts, temporaries and full-expression cleanups.
 const clang::Expr *stripNoise(const clang::Expr *E);

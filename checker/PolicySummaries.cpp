@@ -146,19 +146,19 @@ Emptiness PolicySummaries::summarize(const FunctionDecl &Def) {
         if (!Ret || !Ret->getRetValue())
           return;
         Arena &A = Env.arena();
-        if (Env.proves(A.makeLiteral(false)))
-          return; // Unreachable return.
         CallableState St =
             PolicyCallModel::getState(*Ret->getRetValue(), Env, Types);
         if (!St.NonEmpty) {
           SawUnknown = true;
           return;
         }
-        if (Env.proves(St.NonEmpty->formula()))
+        if (Env.proves(A.makeLiteral(false)))
+          return; // Unreachable return.
+        if (provesCheaply(Env, St.NonEmpty->formula()))
           SawNonEmpty = true;
         else if (Env.proves(A.makeNot(St.NonEmpty->formula())))
           SawEmpty = true;
-        else if (St.Tracked && Env.proves(St.Tracked->formula()))
+        else if (St.Tracked && provesCheaply(Env, St.Tracked->formula()))
           SawMaybe = true;
         else
           SawUnknown = true;

@@ -70,7 +70,7 @@ void apply_activation_checkpointing(torch::nn::Module &root,
 }
 
 int main() {
-  torch::nn::Sequential model(Block(), Block(), Block());
+  torch::nn::Sequential model{Block{}, Block{}, Block{}};
   TrainConfig cfg;
   TORCH_CHECK(!model->named_children().is_empty(), "the model has no blocks");
   shard_model(*model, cfg);
