@@ -282,7 +282,8 @@ std::vector<Finding> PolicyCallAnalyzer::Impl::analyze(const FunctionDecl &FD,
   llvm::SmallPtrSet<const CallExpr *, 16> Seen;
   llvm::Error Err = runPolicyCallModel(
       FD, Ctx, Types, Summaries, Opts.MaxSolverIterations, Opts.MaxBlockVisits,
-      [&](const CFGElement &Elt, const Environment &Env) {
+      [&](const CFGElement &Elt, const Environment &Env,
+          const PathFacts &Facts) {
         auto S = Elt.getAs<CFGStmt>();
         if (!S)
           return;
@@ -296,16 +297,15 @@ std::vector<Finding> PolicyCallAnalyzer::Impl::analyze(const FunctionDecl &FD,
         if (!St.NonEmpty)
           return;
         // Also true when no path reaches the call.
-        Arena &A = Env.arena();
-        if (provesCheaply(Env, St.NonEmpty->formula()))
+        if (provesState(Env, St.NonEmpty->formula(), Facts))
           return;
         Seen.insert(C);
-        if (Env.proves(A.makeNot(St.NonEmpty->formula()))) {
+        if (provesState(Env, St.NonEmpty->formula(), Facts, /*Negated=*/true)) {
           Verdicts.push_back({*Site, true});
           return;
         }
         if (Opts.StrictMode ||
-            (St.Tracked && provesCheaply(Env, St.Tracked->formula())))
+            (St.Tracked && provesState(Env, St.Tracked->formula(), Facts)))
           Verdicts.push_back({*Site, false});
       });
   if (Err) {

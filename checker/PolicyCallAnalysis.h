@@ -49,7 +49,7 @@ struct AnalysisOptions {
   /// Budgets per analysed function. A function that exceeds one is skipped
   /// without a diagnostic.
   std::int64_t MaxSolverIterations = 20000000;
-  std::int32_t MaxBlockVisits = 5000;
+  std::int32_t MaxBlockVisits = 10000;
   /// How deep callee summaries may recurse into other visible definitions.
   unsigned MaxSummaryDepth = 3;
 };

@@ -27,6 +27,8 @@
 #include "clang/Analysis/FlowSensitive/DataflowAnalysis.h"
 #include "clang/Analysis/FlowSensitive/DataflowEnvironment.h"
 #include "clang/Analysis/FlowSensitive/NoopLattice.h"
+#include "clang/Analysis/FlowSensitive/Solver.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 
@@ -43,6 +45,38 @@ public:
   virtual Emptiness classifyCallResult(const clang::CallExpr &Call) = 0;
 };
 
+/// What the model learns, per analysed function, about which state atoms
+/// the flow condition can constrain. A source's atom that no guard ever
+/// tested is free: neither it nor its negation can be proven on a feasible
+/// path, so the question needs no solver call. Every solver call encodes the
+/// whole flow condition, which in a long function costs seconds; see
+/// docs/design.md.
+class PathFacts {
+public:
+  /// A fresh atom made for a source or an unknown value.
+  void noteFresh(const clang::dataflow::Formula &F);
+  /// F was turned into a boolean that a branch or a variable may hold.
+  void noteGuarded(const clang::dataflow::Formula &F);
+  bool isFree(const clang::dataflow::Formula &F) const;
+
+  /// Once the solver budget is spent the function's results are dropped, so
+  /// no further question is worth asking (collecting the flow condition for
+  /// one costs as much as solving it).
+  void setSolver(const clang::dataflow::Solver *S) { TheSolver = S; }
+  bool exhausted() const { return TheSolver && TheSolver->reachedLimit(); }
+
+private:
+  const clang::dataflow::Solver *TheSolver = nullptr;
+  llvm::DenseSet<clang::dataflow::Atom> Fresh, Guarded;
+  bool GuardedOther = false;
+};
+
+/// Env proves F (or, with Negated, not F), using PathFacts to skip solver
+/// calls whose answer is known.
+bool provesState(const clang::dataflow::Environment &Env,
+                 const clang::dataflow::Formula &F, const PathFacts &Facts,
+                 bool Negated = false);
+
 /// The two booleans the model keeps for one nullable callable value.
 struct CallableState {
   const clang::dataflow::BoolValue *NonEmpty = nullptr;
@@ -54,7 +88,8 @@ class PolicyCallModel
                                                clang::dataflow::NoopLattice> {
 public:
   PolicyCallModel(clang::ASTContext &Ctx, clang::dataflow::Environment &Env,
-                  const CallableTypes &Types, CallResultOracle &Oracle);
+                  const CallableTypes &Types, CallResultOracle &Oracle,
+                  PathFacts &Facts);
 
   static clang::dataflow::NoopLattice initialElement() { return {}; }
 
@@ -88,6 +123,7 @@ private:
   class Transfer;
   const CallableTypes &Types;
   CallResultOracle &Oracle;
+  PathFacts &Facts;
 };
 
 /// Runs the model over FD within the given budgets and calls Visit on every
@@ -98,7 +134,8 @@ llvm::Error runPolicyCallModel(
     const CallableTypes &Types, CallResultOracle &Oracle,
     std::int64_t MaxSolverIterations, std::int32_t MaxBlockVisits,
     llvm::function_ref<void(const clang::CFGElement &,
-                            const clang::dataflow::Environment &)>
+                            const clang::dataflow::Environment &,
+                            const PathFacts &)>
         Visit);
 
 /// Env.proves(F), answering literals without a solver call: most states are

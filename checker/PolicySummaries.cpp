@@ -138,7 +138,8 @@ Emptiness PolicySummaries::summarize(const FunctionDecl &Def) {
        SawUnknown = false;
   llvm::Error Err = runPolicyCallModel(
       Def, Ctx, Types, *this, Opts.MaxSolverIterations, Opts.MaxBlockVisits,
-      [&](const CFGElement &Elt, const Environment &Env) {
+      [&](const CFGElement &Elt, const Environment &Env,
+          const PathFacts &Facts) {
         auto S = Elt.getAs<CFGStmt>();
         if (!S)
           return;
@@ -154,11 +155,11 @@ Emptiness PolicySummaries::summarize(const FunctionDecl &Def) {
         }
         if (Env.proves(A.makeLiteral(false)))
           return; // Unreachable return.
-        if (provesCheaply(Env, St.NonEmpty->formula()))
+        if (provesState(Env, St.NonEmpty->formula(), Facts))
           SawNonEmpty = true;
-        else if (Env.proves(A.makeNot(St.NonEmpty->formula())))
+        else if (provesState(Env, St.NonEmpty->formula(), Facts, true))
           SawEmpty = true;
-        else if (St.Tracked && provesCheaply(Env, St.Tracked->formula()))
+        else if (St.Tracked && provesState(Env, St.Tracked->formula(), Facts))
           SawMaybe = true;
         else
           SawUnknown = true;
