@@ -535,6 +535,11 @@ private:
       Env.setValue(C, makePointer(C.getType(), Result));
       return;
     }
+    // A reference to a record from an unmodelled call (e.g. a map lookup)
+    // has no location yet; give it one so the state has somewhere to live.
+    if (C.isGLValue() && C.getType()->isRecordType() &&
+        !Env.getStorageLocation(C))
+      Env.setStorageLocation(C, Env.createObject(C.getType()));
     setState(C, Result);
   }
 
