@@ -21,26 +21,62 @@ std::string sourceText(SourceRange R, const ASTContext &Ctx) {
       .str();
 }
 
-/// True when the call is a whole statement directly inside a `{...}` block,
-/// where `if (f) f(x);` can replace it without changing what an `else`
-/// binds to.
-static bool isStatementInBlock(const CallExpr &Call, ASTContext &Ctx) {
+std::string spelledText(SourceRange R, const ASTContext &Ctx) {
+  std::string Plain = sourceText(R, Ctx);
+  if (!Plain.empty() || R.isInvalid())
+    return Plain;
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation B = SM.getSpellingLoc(R.getBegin());
+  SourceLocation E = SM.getSpellingLoc(R.getEnd());
+  if (SM.getFileID(B) != SM.getFileID(E) || SM.isBeforeInTranslationUnit(E, B))
+    return "";
+  return Lexer::getSourceText(CharSourceRange::getTokenRange(B, E), SM,
+                              Ctx.getLangOpts())
+      .str();
+}
+
+enum class Use {
+  StatementInBlock, ///< `{ f(x); }`: `if (f) f(x);` can replace it.
+  OtherStatement,   ///< e.g. an unbraced if or loop body: no safe edit.
+  Value,
+};
+
+/// How the call's result is used. A bare statement inside `{...}` can take a
+/// guarding `if` without changing what an `else` binds to; a statement in
+/// any other place cannot.
+static Use useOf(const CallExpr &Call, ASTContext &Ctx) {
   DynTypedNode Node = DynTypedNode::create(Call);
-  for (int Depth = 0; Depth < 3; ++Depth) {
+  for (int Depth = 0; Depth < 6; ++Depth) {
     auto Parents = Ctx.getParents(Node);
     if (Parents.size() != 1)
-      return false;
+      return Use::Value;
     const DynTypedNode &P = Parents[0];
     if (P.get<CompoundStmt>())
-      return true;
-    // Cleanups and implicit conversions to void wrap a statement call.
-    if (P.get<ExprWithCleanups>() || P.get<ImplicitCastExpr>()) {
+      return Use::StatementInBlock;
+    // Cleanups, temporaries and implicit conversions wrap a statement call.
+    if (P.get<ExprWithCleanups>() || P.get<ImplicitCastExpr>() ||
+        P.get<CXXBindTemporaryExpr>() || P.get<MaterializeTemporaryExpr>()) {
       Node = P;
       continue;
     }
-    return false;
+    const Stmt *S = P.get<Stmt>();
+    if (!S || isa<Expr>(S) || isa<ReturnStmt>(S) || isa<DeclStmt>(S))
+      return Use::Value;
+    const Stmt *Child = Node.get<Stmt>();
+    // Conditions are values; bodies (and a for-increment) are statements.
+    if (const auto *If = dyn_cast<IfStmt>(S))
+      return If->getCond() == Child ? Use::Value : Use::OtherStatement;
+    if (const auto *W = dyn_cast<WhileStmt>(S))
+      return W->getCond() == Child ? Use::Value : Use::OtherStatement;
+    if (const auto *D = dyn_cast<DoStmt>(S))
+      return D->getCond() == Child ? Use::Value : Use::OtherStatement;
+    if (const auto *F = dyn_cast<ForStmt>(S))
+      return F->getCond() == Child ? Use::Value : Use::OtherStatement;
+    if (const auto *Sw = dyn_cast<SwitchStmt>(S))
+      return Sw->getCond() == Child ? Use::Value : Use::OtherStatement;
+    return Use::OtherStatement;
   }
-  return false;
+  return Use::Value;
 }
 
 static bool sameValueType(QualType A, QualType B, ASTContext &Ctx) {
@@ -88,7 +124,10 @@ void addRepair(const CallSite &Site, StringRef Name, ASTContext &Ctx,
                    Site.Kind == CallableKind::FunctionPointer);
   CharSourceRange CallRange = CharSourceRange::getTokenRange(Call.getSourceRange());
 
-  if (isStatementInBlock(Call, Ctx)) {
+  Use U = useOf(Call, Ctx);
+  if (U == Use::OtherStatement)
+    return AddNote();
+  if (U == Use::StatementInBlock) {
     if (ShimForm) {
       bool Ok = true;
       std::string Args = joinArgs(Site.Args, Ctx, Ok);

@@ -35,6 +35,10 @@ void addRepair(const CallSite &Site, llvm::StringRef Name,
 /// The source text of a range of tokens, or "" inside macros.
 std::string sourceText(clang::SourceRange R, const clang::ASTContext &Ctx);
 
+/// The text as the user spelled it, also for an expression passed to a
+/// macro (for messages, never for edits).
+std::string spelledText(clang::SourceRange R, const clang::ASTContext &Ctx);
+
 } // namespace wrapguard
 
 #endif

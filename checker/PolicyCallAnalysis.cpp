@@ -106,8 +106,11 @@ static std::optional<CallSite> matchCallSite(const CallExpr &C,
                       AllArgs, false);
     const auto *ME = dyn_cast<MemberExpr>(Callee);
     const CXXMethodDecl *MD = MC->getMethodDecl();
-    if (!ME || !MD || MD->getOverloadedOperator() != OO_Call || !ME->isArrow())
+    if (!ME || !MD || MD->getOverloadedOperator() != OO_Call)
       return std::nullopt;
+    if (!ME->isArrow()) // f.operator()(x)
+      return Accept(stripNoise(ME->getBase()), {CallableKind::FunctionObject},
+                    AllArgs, false);
     if (const Expr *Inner = arrowed(ME->getBase()))
       return Accept(Inner, {CallableKind::SmartPointer, CallableKind::Optional},
                     AllArgs, false);
@@ -318,7 +321,7 @@ std::vector<Finding> PolicyCallAnalyzer::Impl::analyze(const FunctionDecl &FD,
   std::vector<Finding> Findings;
   for (const Verdict &V : Verdicts) {
     const Expr *Shown = stripNoise(V.Site.Callable);
-    std::string Name = sourceText(Shown->getSourceRange(), Ctx);
+    std::string Name = spelledText(Shown->getSourceRange(), Ctx);
     if (Name.empty())
       Name = "callable";
     Finding F;
@@ -368,7 +371,7 @@ void PolicyCallAnalyzer::Impl::addOriginNote(const CallSite &Site,
     return;
   std::string Callee = PolicySummaries::calleeName(*Call);
   if (Callee.empty())
-    Callee = sourceText(Call->getCallee()->getSourceRange(), Ctx);
+    Callee = spelledText(Call->getCallee()->getSourceRange(), Ctx);
   F.Notes.push_back(
       {Call->getBeginLoc(),
        llvm::formatv(E == Emptiness::AlwaysEmpty

@@ -546,10 +546,20 @@ private:
   void transferBinary(const BinaryOperator &BO) {
     switch (BO.getOpcode()) {
     case BO_EQ:
-    case BO_NE:
-      transferNullComparison(BO.getOpcode() == BO_EQ, BO.getLHS(),
-                             BO.getRHS(), BO);
+    case BO_NE: {
+      if (transferNullComparison(BO.getOpcode() == BO_EQ, BO.getLHS(),
+                                 BO.getRHS(), BO))
+        return;
+      // The framework folds a comparison of two unmodelled integers (enum
+      // constants among them) to a literal, which makes one branch of
+      // `if (k == Kind::A)` unreachable; integers are not ours to decide.
+      QualType T = BO.getLHS()->getType();
+      if (T->isIntegralOrEnumerationType() && !T->isBooleanType())
+        if (auto *B = valueAs<BoolValue>(Env, BO);
+            B && B->formula().kind() == Formula::Literal)
+          Env.setValue(BO, Env.makeAtomicBoolValue());
       return;
+    }
     case BO_Assign: {
       if (kindOf(*BO.getLHS()) == CallableKind::None ||
           isRecordKind(kindOf(*BO.getLHS())))

@@ -77,10 +77,25 @@ void UncheckedPolicyCallCheck::registerPPCallbacks(
 }
 
 void UncheckedPolicyCallCheck::check(const MatchFinder::MatchResult &Result) {
-  const FunctionDecl *FD = Result.Nodes.getNodeAs<FunctionDecl>(FuncID);
-  if (const auto *L = Result.Nodes.getNodeAs<LambdaExpr>(LambdaID))
-    FD = L->getCallOperator();
-  if (!FD || !FD->hasBody() || FD->isDependentContext())
+  if (const auto *L = Result.Nodes.getNodeAs<LambdaExpr>(LambdaID)) {
+    // A generic lambda's body is analysed once per instantiation of its
+    // call operator; findings are deduplicated at their spelling.
+    if (const FunctionTemplateDecl *T = L->getDependentCallOperator()) {
+      for (const FunctionDecl *Spec : T->specializations())
+        checkFunction(*Spec, Result);
+      return;
+    }
+    checkFunction(*L->getCallOperator(), Result);
+    return;
+  }
+  if (const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>(FuncID))
+    checkFunction(*FD, Result);
+}
+
+void UncheckedPolicyCallCheck::checkFunction(
+    const FunctionDecl &Func, const MatchFinder::MatchResult &Result) {
+  const FunctionDecl *FD = &Func;
+  if (!FD->hasBody() || FD->isDependentContext())
     return;
   if (Result.Context->getDiagnostics().hasUncompilableErrorOccurred())
     return;

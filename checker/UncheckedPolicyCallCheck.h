@@ -34,6 +34,9 @@ public:
   void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
 
 private:
+  void checkFunction(const clang::FunctionDecl &FD,
+                     const clang::ast_matchers::MatchFinder::MatchResult &Result);
+
   AnalysisOptions Config;
   std::string RawFixMode;
   std::string RawNullableTypes;
