@@ -40,5 +40,11 @@ else:
         ("%python", config.python_executable),
         ("%srcroot", src),
     ])
+    # tools/check-wrapguard.py (%check_wrapguard) finds its tools here.
+    config.environment["WRAPGUARD_CLANG_TIDY"] = os.path.join(tools, "clang-tidy")
+    config.environment["WRAPGUARD_PLUGIN"] = config.wrapguard_plugin
+    config.environment["WRAPGUARD_FILECHECK"] = os.path.join(tools, "FileCheck")
+    config.environment["WRAPGUARD_CLANGXX"] = os.path.join(tools, "clang++")
+    config.environment["WRAPGUARD_SHIM_INCLUDE"] = os.path.join(src, "shim", "include")
     if os.path.isdir("/usr/include/torch/csrc/api/include"):
         config.available_features.add("libtorch")

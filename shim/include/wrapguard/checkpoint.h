@@ -1,0 +1,216 @@
+// Activation checkpointing for LibTorch modules and functions.
+#pragma once
+
+#include <torch/torch.h>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace wrapguard {
+
+/// A forward over tensors: what a checkpoint recomputes.
+using TensorFn =
+    std::function<std::vector<torch::Tensor>(const std::vector<torch::Tensor>&)>;
+
+/// Options for `CheckpointWrapper` and `checkpoint`.
+struct CheckpointOptions {
+  /// Save the CPU generator (and the CUDA generator of the inputs' device) at
+  /// forward time and replay it during the recompute, so dropout draws the
+  /// same mask. Python's `preserve_rng_state`.
+  TORCH_ARG(bool, preserve_rng_state) = true;
+};
+
+namespace detail {
+
+/// Runs `fn` on `inputs` without keeping its activations. `params` are the
+/// leaves `fn` reads besides its inputs (a module's parameters): they become
+/// inputs of the autograd node, so their grads flow through the graph and
+/// `torch::autograd::grad` reaches them. When `accumulate_unknown_leaves` is
+/// true (plain functions, whose parameters are unknown) the recompute instead
+/// accumulates into every leaf it reaches, which needs `.backward()`.
+std::vector<torch::Tensor> checkpoint_impl(
+    TensorFn fn, const std::vector<torch::Tensor>& inputs,
+    const std::vector<torch::Tensor>& params,
+    std::shared_ptr<std::atomic<std::int64_t>> recomputes,
+    const CheckpointOptions& options, bool accumulate_unknown_leaves);
+
+/// Builds a `TensorFn` over a type-erased module. Errors from a forward that
+/// does not take or return tensors are rethrown with the module's name.
+TensorFn any_module_forward(torch::nn::AnyModule module);
+
+/// Records, on the call site whose callable is running (see call.h), that it
+/// wrapped `module`.
+void note_wrapped_at_current_site(const torch::nn::Module& module);
+
+/// Whether any parameter type of M::forward decays to a tensor; used to turn a
+/// module whose forward takes no tensor into a clear runtime error.
+template <typename M>
+struct forward_takes_tensor {
+  template <typename R, typename C, typename... A>
+  static constexpr bool check(R (C::*)(A...)) {
+    return (std::is_same_v<std::decay_t<A>, torch::Tensor> || ...);
+  }
+  template <typename R, typename C, typename... A>
+  static constexpr bool check(R (C::*)(A...) const) {
+    return (std::is_same_v<std::decay_t<A>, torch::Tensor> || ...);
+  }
+  static constexpr bool value = check(&M::forward);
+};
+
+template <typename F, std::size_t... I>
+auto call_with_tensors(F& f, const std::vector<torch::Tensor>& args,
+                       std::index_sequence<I...>) {
+  return f(args[I]...);
+}
+
+} // namespace detail
+
+/// Wraps a module so that its forward keeps only its inputs; the backward
+/// recomputes the forward with grad enabled (same RNG, autocast state) and
+/// back-propagates through it. Grads equal the plain module's.
+///
+/// The wrapped module's forward must take 1 to 4 tensors and return a tensor.
+/// Each backward through the wrapper recomputes once; `recompute_count()`
+/// counts them.
+///
+/// Example:
+/// ```
+///   auto block = torch::nn::Linear(512, 512);
+///   wrapguard::CheckpointWrapper ckpt(block);
+///   auto y = ckpt(x);            // no activations of `block` kept
+///   y.sum().backward();          // recomputes `block` once
+/// ```
+class CheckpointWrapperImpl
+    : public torch::nn::Cloneable<CheckpointWrapperImpl> {
+ public:
+  /// Wraps a type-erased module (what `apply_activation_checkpointing` finds
+  /// in a `torch::nn::Sequential`).
+  explicit CheckpointWrapperImpl(torch::nn::AnyModule module,
+                                 CheckpointOptions options = {});
+
+  /// Wraps a module handle, e.g. `torch::nn::Linear` or a `TORCH_MODULE`.
+  template <typename ModuleType>
+  explicit CheckpointWrapperImpl(torch::nn::ModuleHolder<ModuleType> module,
+                                 CheckpointOptions options = {})
+      : CheckpointWrapperImpl(checked_any(module.ptr()), options) {}
+
+  /// Wraps a module given by shared pointer.
+  template <typename ModuleType,
+            typename = std::enable_if_t<
+                std::is_base_of_v<torch::nn::Module, ModuleType>>>
+  explicit CheckpointWrapperImpl(std::shared_ptr<ModuleType> module,
+                                 CheckpointOptions options = {})
+      : CheckpointWrapperImpl(checked_any(std::move(module)), options) {}
+
+  /// Deep-copies the wrapped module (used by `clone()`).
+  void reset() override;
+
+  /// Runs the wrapped module on 1 to 4 tensors (undefined trailing tensors
+  /// are not passed on).
+  torch::Tensor forward(const torch::Tensor& input,
+                        const torch::Tensor& input2 = {},
+                        const torch::Tensor& input3 = {},
+                        const torch::Tensor& input4 = {});
+
+  /// Backward passes that recomputed this wrapper's module so far.
+  std::int64_t recompute_count() const { return recomputes_->load(); }
+
+  /// The wrapped module.
+  const torch::nn::AnyModule& module() const { return module_; }
+
+  const CheckpointOptions& options() const { return options_; }
+
+  void pretty_print(std::ostream& stream) const override;
+
+ protected:
+  FORWARD_HAS_DEFAULT_ARGS({1, torch::nn::AnyValue(torch::Tensor())},
+                           {2, torch::nn::AnyValue(torch::Tensor())},
+                           {3, torch::nn::AnyValue(torch::Tensor())})
+
+ private:
+  template <typename ModuleType>
+  static torch::nn::AnyModule checked_any(std::shared_ptr<ModuleType> module) {
+    TORCH_CHECK(module, "wrapguard::CheckpointWrapper: the module is null");
+    TORCH_CHECK(detail::forward_takes_tensor<ModuleType>::value,
+                "wrapguard::CheckpointWrapper: ", module->name(),
+                "::forward() takes no tensor; only modules whose forward "
+                "takes and returns tensors can be checkpointed");
+    return torch::nn::AnyModule(std::move(module));
+  }
+  void register_wrapped();
+
+  torch::nn::AnyModule module_;
+  CheckpointOptions options_;
+  TensorFn forward_;
+  std::vector<torch::Tensor> params_;
+  std::shared_ptr<std::atomic<std::int64_t>> recomputes_;
+};
+
+/// A `std::shared_ptr<CheckpointWrapperImpl>` handle; see `CheckpointWrapperImpl`.
+TORCH_MODULE(CheckpointWrapper);
+
+/// Checkpoints a plain function: `fn(inputs...)` runs without keeping its
+/// activations and is recomputed in the backward. `fn` takes tensors and
+/// returns a tensor or a `std::vector<torch::Tensor>`.
+///
+/// Parameters that `fn` reads from its closure are unknown to the autograd
+/// node, so their grads are accumulated by the recompute: this works with
+/// `.backward()` but not with `torch::autograd::grad` (a clear error). To use
+/// `torch::autograd::grad`, wrap a module with `CheckpointWrapper` instead.
+///
+/// Example:
+/// ```
+///   auto y = wrapguard::checkpoint(
+///       [&](const torch::Tensor& a, const torch::Tensor& b) {
+///         return torch::relu(lin(a)) * b;
+///       },
+///       x, w);
+/// ```
+template <typename Fn, typename... Tensors>
+auto checkpoint(Fn&& fn, const Tensors&... inputs) {
+  static_assert(sizeof...(Tensors) > 0,
+                "wrapguard::checkpoint needs at least one tensor input");
+  using Result = std::decay_t<std::invoke_result_t<Fn&, const Tensors&...>>;
+  static_assert(std::is_same_v<Result, torch::Tensor> ||
+                    std::is_same_v<Result, std::vector<torch::Tensor>>,
+                "wrapguard::checkpoint: fn must return a tensor or a "
+                "std::vector<torch::Tensor>");
+  TensorFn erased = [f = std::forward<Fn>(fn)](
+                        const std::vector<torch::Tensor>& args) mutable {
+    Result r = detail::call_with_tensors(f, args,
+                                         std::index_sequence_for<Tensors...>{});
+    if constexpr (std::is_same_v<Result, torch::Tensor>)
+      return std::vector<torch::Tensor>{r};
+    else
+      return r;
+  };
+  auto out = detail::checkpoint_impl(
+      std::move(erased), {inputs...}, {},
+      std::make_shared<std::atomic<std::int64_t>>(0), CheckpointOptions{},
+      /*accumulate_unknown_leaves=*/true);
+  if constexpr (std::is_same_v<Result, torch::Tensor>)
+    return out.at(0);
+  else
+    return out;
+}
+
+/// Runs `seq` in `segments` chunks, checkpointing every chunk but the last
+/// (as PyTorch's `checkpoint_sequential`). Each chunk's parameters are known,
+/// so `torch::autograd::grad` works through it.
+///
+/// Example:
+/// ```
+///   auto y = wrapguard::checkpoint_sequential(model, 4, x);
+/// ```
+torch::Tensor checkpoint_sequential(torch::nn::Sequential seq,
+                                    std::int64_t segments,
+                                    const torch::Tensor& input,
+                                    CheckpointOptions options = {});
+
+} // namespace wrapguard

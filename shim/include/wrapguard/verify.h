@@ -1,0 +1,170 @@
+// Verification that checkpoint wrapping is correct and pays off, plus the
+// allocator-level memory meter and the bundled example model.
+#pragma once
+
+#include <wrapguard/checkpoint.h>
+#include <wrapguard/policy.h>
+
+#include <torch/torch.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace wrapguard {
+
+/// Counts bytes held by the allocator of a device. On the CPU it installs (once,
+/// for the life of the process) a `c10::Allocator` that wraps the default CPU
+/// allocator and tracks current and peak bytes; on CUDA it reads the caching
+/// allocator's statistics (allocated bytes, not reserved). Never RSS.
+///
+/// Example:
+/// ```
+///   wrapguard::MemoryMeter meter(torch::kCPU);
+///   meter.reset_peak();
+///   std::int64_t before = meter.current();
+///   auto y = model(x);
+///   std::int64_t held = meter.current() - before;
+///   std::int64_t peak = meter.peak() - before;
+/// ```
+class MemoryMeter {
+ public:
+  explicit MemoryMeter(torch::Device device);
+  /// Bytes allocated now.
+  std::int64_t current() const;
+  /// Highest `current()` since the last `reset_peak()`.
+  std::int64_t peak() const;
+  /// Starts a new peak window at `current()`.
+  void reset_peak();
+  /// Whether this build can measure the device (CUDA needs a CUDA LibTorch).
+  static bool supported(torch::Device device);
+
+ private:
+  torch::Device device_;
+};
+
+/// Builds one batch of inputs on a device; called with the same seed set for
+/// the plain and the checkpointed run.
+using MakeBatch = std::function<std::vector<torch::Tensor>(torch::Device)>;
+
+/// Options of `verify_checkpointing`.
+struct VerifyOptions {
+  /// CUDA when available, else the CPU.
+  TORCH_ARG(torch::Device, device) = default_device();
+  TORCH_ARG(std::uint64_t, seed) = 0;
+  /// Timed steps per variant after one untimed warm-up step; the median is
+  /// reported.
+  TORCH_ARG(int, timed_steps) = 3;
+  /// Turns the model's output into the scalar loss; default mean of squares.
+  TORCH_ARG(std::function<torch::Tensor(const torch::Tensor&)>, loss_fn) =
+      [](const torch::Tensor& out) { return out.square().mean(); };
+
+  static torch::Device default_device();
+};
+
+/// Per wrapped module, what the checkpointed run observed.
+struct ModuleVerification {
+  std::string name;
+  std::string type;
+  std::int64_t num_params = 0;
+  /// Recomputations during one backward; correct checkpointing gives 1.
+  std::int64_t recomputes_per_backward = 0;
+};
+
+/// Result of `verify_checkpointing`.
+struct VerifyResult {
+  std::string device;
+  std::string policy;
+  std::vector<ModuleVerification> wrapped;
+  std::vector<std::string> warnings;
+  /// The same for every wrapped module when the check passes, -1 when the
+  /// wrapped modules disagree, 0 when nothing was wrapped.
+  std::int64_t recompute_per_backward = 0;
+  double max_abs_output_diff = 0;
+  double max_abs_loss_diff = 0;
+  double max_abs_grad_diff = 0;
+  std::string max_grad_diff_param;
+  std::int64_t peak_bytes_plain = 0;
+  std::int64_t peak_bytes_checkpointed = 0;
+  /// Bytes still held after the forward (what the backward keeps alive).
+  std::int64_t activation_bytes_plain = 0;
+  std::int64_t activation_bytes_checkpointed = 0;
+  double step_seconds_plain = 0;
+  double step_seconds_checkpointed = 0;
+
+  std::int64_t activation_bytes_saved() const {
+    return activation_bytes_plain - activation_bytes_checkpointed;
+  }
+  /// Grads and outputs identical within `tolerance` (0 on the CPU), one
+  /// recompute per backward, and a lower peak, for a policy that wrapped.
+  bool passed(double tolerance = 0) const;
+  /// One JSON object on one line, with the fields documented in docs/shim.md.
+  std::string to_json() const;
+};
+
+/// Builds the plain and the checkpointed model from the same weights (two
+/// clones of `model`, so `model` itself is untouched), runs forward and
+/// backward on the same batch with the same seed, and compares.
+///
+/// Example:
+/// ```
+///   wrapguard::DemoModel model(wrapguard::DemoModelOptions().width(64));
+///   auto r = wrapguard::verify_checkpointing(
+///       torch::nn::AnyModule(model),
+///       wrapguard::WrapPolicy::transformer_based({"DemoBlock"}),
+///       [](torch::Device d) { return std::vector<torch::Tensor>{
+///           torch::randn({2, 32, 64}, torch::TensorOptions().device(d))}; });
+///   std::cout << r.to_json() << "\n";   // r.passed() is the verdict
+/// ```
+VerifyResult verify_checkpointing(const torch::nn::AnyModule& model,
+                                  const WrapPolicy& policy,
+                                  const MakeBatch& make_batch,
+                                  VerifyOptions options = {});
+
+/// The same for a `torch::nn::Sequential` root (whose templated forward an
+/// `AnyModule` cannot hold).
+VerifyResult verify_checkpointing(const torch::nn::Sequential& model,
+                                  const WrapPolicy& policy,
+                                  const MakeBatch& make_batch,
+                                  VerifyOptions options = {});
+
+/// Options of the bundled example model.
+struct DemoModelOptions {
+  TORCH_ARG(std::int64_t, blocks) = 4;
+  TORCH_ARG(std::int64_t, width) = 64;
+  TORCH_ARG(std::int64_t, hidden) = 256;
+  TORCH_ARG(double, dropout) = 0.1;
+};
+
+/// A pre-norm residual MLP block: x + Dropout(Linear(GELU(Linear(LayerNorm(x))))).
+class DemoBlockImpl : public torch::nn::Cloneable<DemoBlockImpl> {
+ public:
+  explicit DemoBlockImpl(DemoModelOptions options = {});
+  void reset() override;
+  torch::Tensor forward(const torch::Tensor& x);
+
+  DemoModelOptions options;
+  torch::nn::LayerNorm norm{nullptr};
+  torch::nn::Linear fc1{nullptr}, fc2{nullptr};
+  torch::nn::Dropout drop{nullptr};
+};
+TORCH_MODULE(DemoBlock);
+
+/// A small transformer-style stack: `blocks` DemoBlocks in a Sequential, then
+/// a final LayerNorm and a linear head.
+class DemoModelImpl : public torch::nn::Cloneable<DemoModelImpl> {
+ public:
+  explicit DemoModelImpl(DemoModelOptions options = {});
+  void reset() override;
+  torch::Tensor forward(const torch::Tensor& x);
+
+  DemoModelOptions options;
+  torch::nn::Sequential blocks{nullptr};
+  torch::nn::LayerNorm norm{nullptr};
+  torch::nn::Linear head{nullptr};
+};
+TORCH_MODULE(DemoModel);
+
+} // namespace wrapguard

@@ -1,0 +1,371 @@
+// The verifier: plain vs checkpointed runs from the same weights, compared on
+// grads, recomputations, allocator-level memory and step time. Also the
+// memory meter and the bundled example model.
+#include <wrapguard/call.h>
+#include <wrapguard/verify.h>
+
+#include "cpu_memory.h"
+#include <torch/cuda.h>
+#include <torch/version.h>
+
+#ifdef WRAPGUARD_WITH_CUDA
+#include <c10/cuda/CUDACachingAllocator.h>
+#include <c10/cuda/CUDAFunctions.h>
+#endif
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <mutex>
+#include <unordered_map>
+
+namespace wrapguard {
+namespace {
+
+using torch::Tensor;
+
+#ifdef WRAPGUARD_WITH_CUDA
+int cuda_index(torch::Device device) {
+  return device.has_index() ? device.index() : c10::cuda::current_device();
+}
+#endif
+
+void synchronize(torch::Device device) {
+  if (device.is_cuda())
+    torch::cuda::synchronize(device.has_index() ? device.index() : -1);
+}
+
+double max_abs_diff(const Tensor& a, const Tensor& b) {
+  if (!a.defined() && !b.defined())
+    return 0;
+  if (!a.defined() || !b.defined() || a.sizes() != b.sizes())
+    return std::numeric_limits<double>::infinity();
+  if (a.numel() == 0)
+    return 0;
+  return (a.detach().to(torch::kDouble) - b.detach().to(torch::kDouble))
+      .abs()
+      .max()
+      .item<double>();
+}
+
+std::string json_number(double v) {
+  if (!std::isfinite(v))
+    return "null";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+// A model clone and how to run it.
+struct Root {
+  std::shared_ptr<torch::nn::Module> module;
+  TensorFn forward;
+};
+
+struct StepResult {
+  Tensor output;
+  Tensor loss;
+  std::vector<Tensor> grads;
+  std::int64_t peak_bytes = 0;
+  std::int64_t activation_bytes = 0;
+  double seconds = 0;
+};
+
+StepResult run_step(Root& root, const std::vector<Tensor>& inputs,
+                    const VerifyOptions& options, MemoryMeter* meter,
+                    bool keep) {
+  for (Tensor& p : root.module->parameters())
+    p.mutable_grad() = Tensor();
+  torch::manual_seed(options.seed());
+  if (options.device().is_cuda())
+    torch::cuda::manual_seed_all(options.seed());
+  synchronize(options.device());
+
+  StepResult r;
+  std::int64_t base = 0;
+  if (meter) {
+    meter->reset_peak();
+    base = meter->current();
+  }
+  auto start = std::chrono::steady_clock::now();
+  Tensor output = root.forward(inputs).at(0);
+  Tensor loss = options.loss_fn()(output);
+  if (meter) {
+    synchronize(options.device());
+    r.activation_bytes = meter->current() - base;
+  }
+  loss.backward();
+  synchronize(options.device());
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                            start)
+                  .count();
+  if (meter)
+    r.peak_bytes = meter->peak() - base;
+  if (keep) {
+    r.output = output.detach();
+    r.loss = loss.detach();
+    for (const Tensor& p : root.module->parameters())
+      r.grads.push_back(p.grad().defined() ? p.grad().clone() : Tensor());
+  }
+  return r;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty())
+    return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+VerifyResult verify_impl(const std::function<Root()>& make_clone,
+                         const WrapPolicy& policy, const MakeBatch& make_batch,
+                         const VerifyOptions& options) {
+  TORCH_CHECK(make_batch, "wrapguard::verify_checkpointing: make_batch is empty");
+  const torch::Device device = options.device();
+  VerifyResult result;
+  result.device = device.str();
+  result.policy = policy.name();
+
+  Root plain = make_clone();
+  Root ckpt = make_clone();
+  CheckpointReport report = apply_activation_checkpointing(ckpt.module, policy);
+  result.warnings = report.warnings;
+
+  torch::manual_seed(options.seed());
+  std::vector<Tensor> inputs = make_batch(device);
+
+  std::unique_ptr<MemoryMeter> meter;
+  if (MemoryMeter::supported(device))
+    meter = std::make_unique<MemoryMeter>(device);
+  else
+    result.warnings.push_back("memory not measured on " + device.str() +
+                              ": this LibTorch build has no allocator stats");
+
+  StepResult a = run_step(plain, inputs, options, meter.get(), true);
+  std::vector<std::int64_t> before;
+  for (const auto& w : report.wrapped)
+    before.push_back(w.wrapper->recompute_count());
+  StepResult b = run_step(ckpt, inputs, options, meter.get(), true);
+
+  for (std::size_t i = 0; i < report.wrapped.size(); ++i) {
+    const auto& w = report.wrapped[i];
+    result.wrapped.push_back({w.name, w.type, w.num_params,
+                              w.wrapper->recompute_count() - before[i]});
+  }
+  if (!result.wrapped.empty()) {
+    result.recompute_per_backward = result.wrapped.front().recomputes_per_backward;
+    for (const auto& m : result.wrapped)
+      if (m.recomputes_per_backward != result.recompute_per_backward)
+        result.recompute_per_backward = -1;
+  }
+
+  result.max_abs_output_diff = max_abs_diff(a.output, b.output);
+  result.max_abs_loss_diff = max_abs_diff(a.loss, b.loss);
+  auto names = plain.module->named_parameters().keys();
+  TORCH_INTERNAL_ASSERT(a.grads.size() == b.grads.size(),
+                        "plain and checkpointed models differ in parameters");
+  for (std::size_t i = 0; i < a.grads.size(); ++i) {
+    double d = max_abs_diff(a.grads[i], b.grads[i]);
+    if (d > result.max_abs_grad_diff || !std::isfinite(d)) {
+      result.max_abs_grad_diff = d;
+      result.max_grad_diff_param = names[i];
+    }
+  }
+  result.peak_bytes_plain = a.peak_bytes;
+  result.peak_bytes_checkpointed = b.peak_bytes;
+  result.activation_bytes_plain = a.activation_bytes;
+  result.activation_bytes_checkpointed = b.activation_bytes;
+
+  // Timing: alternate the variants so drift hits both alike.
+  std::vector<double> ta, tb;
+  for (int i = 0; i < options.timed_steps(); ++i) {
+    ta.push_back(run_step(plain, inputs, options, nullptr, false).seconds);
+    tb.push_back(run_step(ckpt, inputs, options, nullptr, false).seconds);
+  }
+  result.step_seconds_plain = ta.empty() ? a.seconds : median(ta);
+  result.step_seconds_checkpointed = tb.empty() ? b.seconds : median(tb);
+
+  // Lands in the WRAPGUARD_TRACE file, where wrapguard-verify --sites finds it.
+  detail::SiteRegistry::instance().add_record("verifications", result.to_json());
+  return result;
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------
+// MemoryMeter
+
+MemoryMeter::MemoryMeter(torch::Device device) : device_(device) {
+  TORCH_CHECK(supported(device), "wrapguard::MemoryMeter: cannot measure ",
+              device.str(), " memory in this build");
+  if (device.is_cpu())
+    wrapguard_cpu_memory_install();
+}
+
+bool MemoryMeter::supported(torch::Device device) {
+  if (device.is_cpu())
+    return true;
+#ifdef WRAPGUARD_WITH_CUDA
+  return device.is_cuda();
+#else
+  return false;
+#endif
+}
+
+std::int64_t MemoryMeter::current() const {
+  if (device_.is_cpu())
+    return wrapguard_cpu_memory_current();
+#ifdef WRAPGUARD_WITH_CUDA
+  // Index 0 of each stat array is the aggregate over pool kinds.
+  return c10::cuda::CUDACachingAllocator::getDeviceStats(cuda_index(device_))
+      .allocated_bytes[0]
+      .current;
+#else
+  return 0;
+#endif
+}
+
+std::int64_t MemoryMeter::peak() const {
+  if (device_.is_cpu())
+    return wrapguard_cpu_memory_peak();
+#ifdef WRAPGUARD_WITH_CUDA
+  return c10::cuda::CUDACachingAllocator::getDeviceStats(cuda_index(device_))
+      .allocated_bytes[0]
+      .peak;
+#else
+  return 0;
+#endif
+}
+
+void MemoryMeter::reset_peak() {
+  if (device_.is_cpu()) {
+    wrapguard_cpu_memory_reset_peak();
+    return;
+  }
+#ifdef WRAPGUARD_WITH_CUDA
+  c10::cuda::CUDACachingAllocator::resetPeakStats(cuda_index(device_));
+#endif
+}
+
+// ---------------------------------------------------------------------------
+// verify_checkpointing
+
+torch::Device VerifyOptions::default_device() {
+  return torch::cuda::is_available() ? torch::Device(torch::kCUDA)
+                                     : torch::Device(torch::kCPU);
+}
+
+VerifyResult verify_checkpointing(const torch::nn::AnyModule& model,
+                                  const WrapPolicy& policy,
+                                  const MakeBatch& make_batch,
+                                  VerifyOptions options) {
+  TORCH_CHECK(!model.is_empty(), "wrapguard::verify_checkpointing: empty model");
+  const torch::Device device = options.device();
+  return verify_impl(
+      [&] {
+        torch::nn::AnyModule copy = model.clone(device);
+        return Root{copy.ptr(), detail::any_module_forward(copy)};
+      },
+      policy, make_batch, options);
+}
+
+VerifyResult verify_checkpointing(const torch::nn::Sequential& model,
+                                  const WrapPolicy& policy,
+                                  const MakeBatch& make_batch,
+                                  VerifyOptions options) {
+  TORCH_CHECK(!model.is_empty(), "wrapguard::verify_checkpointing: null model");
+  const torch::Device device = options.device();
+  return verify_impl(
+      [&] {
+        auto copy = std::dynamic_pointer_cast<torch::nn::SequentialImpl>(
+            model->clone(device));
+        TensorFn fn = [copy](const std::vector<Tensor>& in) {
+          return std::vector<Tensor>{copy->forward(in.at(0))};
+        };
+        return Root{copy, fn};
+      },
+      policy, make_batch, options);
+}
+
+bool VerifyResult::passed(double tolerance) const {
+  return !wrapped.empty() && recompute_per_backward == 1 &&
+         max_abs_output_diff <= tolerance && max_abs_loss_diff <= tolerance &&
+         max_abs_grad_diff <= tolerance &&
+         peak_bytes_checkpointed < peak_bytes_plain;
+}
+
+std::string VerifyResult::to_json() const {
+  std::string out = "{\"device\":\"" + detail::json_escape(device) +
+                    "\",\"policy\":\"" + detail::json_escape(policy) +
+                    "\",\"wrapped\":" + std::to_string(wrapped.size()) +
+                    ",\"wrapped_modules\":[";
+  for (std::size_t i = 0; i < wrapped.size(); ++i) {
+    const auto& m = wrapped[i];
+    out += (i ? "," : "") + std::string("{\"name\":\"") +
+           detail::json_escape(m.name) + "\",\"type\":\"" +
+           detail::json_escape(m.type) +
+           "\",\"num_params\":" + std::to_string(m.num_params) +
+           ",\"recomputes_per_backward\":" +
+           std::to_string(m.recomputes_per_backward) + "}";
+  }
+  out += "],\"recompute_per_backward\":" + std::to_string(recompute_per_backward);
+  out += ",\"max_abs_output_diff\":" + json_number(max_abs_output_diff);
+  out += ",\"max_abs_loss_diff\":" + json_number(max_abs_loss_diff);
+  out += ",\"max_abs_grad_diff\":" + json_number(max_abs_grad_diff);
+  out += ",\"peak_bytes_plain\":" + std::to_string(peak_bytes_plain);
+  out += ",\"peak_bytes_checkpointed\":" + std::to_string(peak_bytes_checkpointed);
+  out += ",\"activation_bytes_plain\":" + std::to_string(activation_bytes_plain);
+  out += ",\"activation_bytes_checkpointed\":" +
+         std::to_string(activation_bytes_checkpointed);
+  out += ",\"activation_bytes_saved\":" + std::to_string(activation_bytes_saved());
+  out += ",\"step_seconds_plain\":" + json_number(step_seconds_plain);
+  out += ",\"step_seconds_checkpointed\":" + json_number(step_seconds_checkpointed);
+  out += ",\"passed\":" + std::string(passed(device == "cpu" ? 0.0 : 1e-5) ? "true" : "false");
+  out += ",\"warnings\":[";
+  for (std::size_t i = 0; i < warnings.size(); ++i)
+    out += (i ? ",\"" : "\"") + detail::json_escape(warnings[i]) + "\"";
+  out += "]}";
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// The bundled example model
+
+DemoBlockImpl::DemoBlockImpl(DemoModelOptions options_) : options(options_) {
+  reset();
+}
+
+void DemoBlockImpl::reset() {
+  norm = register_module(
+      "norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({options.width()})));
+  fc1 = register_module("fc1", torch::nn::Linear(options.width(), options.hidden()));
+  fc2 = register_module("fc2", torch::nn::Linear(options.hidden(), options.width()));
+  drop = register_module("drop", torch::nn::Dropout(options.dropout()));
+}
+
+Tensor DemoBlockImpl::forward(const Tensor& x) {
+  return x + drop(fc2(torch::gelu(fc1(norm(x)))));
+}
+
+DemoModelImpl::DemoModelImpl(DemoModelOptions options_) : options(options_) {
+  reset();
+}
+
+void DemoModelImpl::reset() {
+  blocks = register_module("blocks", torch::nn::Sequential());
+  for (std::int64_t i = 0; i < options.blocks(); ++i)
+    blocks->push_back(DemoBlock(options));
+  norm = register_module(
+      "norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({options.width()})));
+  head = register_module("head", torch::nn::Linear(options.width(), options.width()));
+}
+
+Tensor DemoModelImpl::forward(const Tensor& x) {
+  return head(norm(blocks->forward(x)));
+}
+
+} // namespace wrapguard

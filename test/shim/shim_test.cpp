@@ -1,0 +1,527 @@
+// CheckpointWrapper, checkpoint, checkpoint_sequential, wrap policies and the
+// verifier, on the CPU where every op is deterministic: grads must match the
+// plain module's exactly (max |delta| == 0).
+#include <wrapguard/call.h>
+#include <wrapguard/checkpoint.h>
+#include <wrapguard/policy.h>
+#include <wrapguard/verify.h>
+
+#include <gtest/gtest.h>
+#include <torch/torch.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+using torch::Tensor;
+using wrapguard::CheckpointWrapper;
+using wrapguard::WrapPolicy;
+
+double max_diff(const Tensor& a, const Tensor& b) {
+  if (!a.defined() || !b.defined())
+    return a.defined() == b.defined() ? 0.0 : 1e300;
+  return (a - b).abs().max().item<double>();
+}
+
+// Two tensors in, one out; the second input scales the first.
+struct TwoInputImpl : torch::nn::Cloneable<TwoInputImpl> {
+  TwoInputImpl() { reset(); }
+  void reset() override { lin = register_module("lin", torch::nn::Linear(8, 8)); }
+  Tensor forward(const Tensor& x, const Tensor& scale) {
+    return torch::tanh(lin(x)) * scale;
+  }
+  torch::nn::Linear lin{nullptr};
+};
+TORCH_MODULE(TwoInput);
+
+// Integer output: never requires grad.
+struct ArgmaxImpl : torch::nn::Cloneable<ArgmaxImpl> {
+  ArgmaxImpl() { reset(); }
+  void reset() override { lin = register_module("lin", torch::nn::Linear(8, 4)); }
+  Tensor forward(const Tensor& x) { return lin(x).argmax(-1); }
+  torch::nn::Linear lin{nullptr};
+};
+TORCH_MODULE(Argmax);
+
+struct NoTensorImpl : torch::nn::Cloneable<NoTensorImpl> {
+  NoTensorImpl() { reset(); }
+  void reset() override { w = register_parameter("w", torch::ones({2})); }
+  Tensor forward(int64_t n) { return w * n; }
+  Tensor w;
+};
+TORCH_MODULE(NoTensor);
+
+// A custom parent that calls its child directly: its child cannot be swapped.
+struct DirectParentImpl : torch::nn::Cloneable<DirectParentImpl> {
+  DirectParentImpl() { reset(); }
+  void reset() override {
+    block = register_module("block", wrapguard::DemoBlock(small()));
+  }
+  Tensor forward(const Tensor& x) { return block(x); }
+  static wrapguard::DemoModelOptions small() {
+    return wrapguard::DemoModelOptions().width(16).hidden(32).blocks(2);
+  }
+  wrapguard::DemoBlock block{nullptr};
+};
+TORCH_MODULE(DirectParent);
+
+wrapguard::DemoModelOptions small_options() {
+  return wrapguard::DemoModelOptions().width(16).hidden(32).blocks(4).dropout(0.3);
+}
+
+// Runs `plain` and a CheckpointWrapper around a clone of it on the same
+// inputs and seed; expects identical outputs, parameter and input grads.
+template <typename Holder>
+void expect_same_as_plain(Holder plain, const std::vector<Tensor>& inputs,
+                          int64_t expected_recomputes = 1) {
+  using Impl = typename Holder::ContainedType;
+  Holder copy(std::dynamic_pointer_cast<Impl>(plain->clone()));
+  CheckpointWrapper wrapper(copy);
+
+  auto run = [&](torch::nn::AnyModule module, std::vector<Tensor>& leaves) {
+    leaves.clear();
+    for (const Tensor& t : inputs)
+      leaves.push_back(t.detach().clone().requires_grad_(t.requires_grad()));
+    torch::manual_seed(42);
+    auto out = wrapguard::detail::any_module_forward(module)(leaves).at(0);
+    if (out.requires_grad())
+      (out * out).sum().backward();
+    return out;
+  };
+  std::vector<Tensor> plain_in, ckpt_in;
+  Tensor a = run(torch::nn::AnyModule(plain), plain_in);
+  Tensor b = run(torch::nn::AnyModule(wrapper), ckpt_in);
+  EXPECT_EQ(max_diff(a, b), 0.0);
+  EXPECT_EQ(a.requires_grad(), b.requires_grad());
+  auto pa = plain->parameters(), pb = copy->parameters();
+  ASSERT_EQ(pa.size(), pb.size());
+  for (size_t i = 0; i < pa.size(); ++i)
+    EXPECT_EQ(max_diff(pa[i].grad(), pb[i].grad()), 0.0) << "param " << i;
+  for (size_t i = 0; i < inputs.size(); ++i)
+    EXPECT_EQ(max_diff(plain_in[i].grad(), ckpt_in[i].grad()), 0.0) << "input " << i;
+  EXPECT_EQ(wrapper->recompute_count(), expected_recomputes);
+}
+
+TEST(CheckpointWrapper, LinearGradsMatch) {
+  torch::manual_seed(0);
+  expect_same_as_plain(torch::nn::Linear(8, 8), {torch::randn({4, 8}, torch::requires_grad())});
+}
+
+TEST(CheckpointWrapper, Conv2dGradsMatch) {
+  torch::manual_seed(0);
+  expect_same_as_plain(torch::nn::Conv2d(torch::nn::Conv2dOptions(3, 4, 3).padding(1)),
+                       {torch::randn({2, 3, 8, 8}, torch::requires_grad())});
+}
+
+TEST(CheckpointWrapper, BlockWithDropoutMatchesThanksToRngRestore) {
+  torch::manual_seed(0);
+  wrapguard::DemoBlock block(small_options().dropout(0.5));
+  expect_same_as_plain(block, {torch::randn({3, 5, 16}, torch::requires_grad())});
+}
+
+TEST(CheckpointWrapper, WithoutRngRestoreDropoutDiffers) {
+  // Proves the test above can fail: no RNG replay, different masks.
+  torch::manual_seed(0);
+  wrapguard::DemoBlock plain(small_options().dropout(0.5));
+  wrapguard::DemoBlock copy(std::dynamic_pointer_cast<wrapguard::DemoBlockImpl>(plain->clone()));
+  CheckpointWrapper wrapper(copy, wrapguard::CheckpointOptions().preserve_rng_state(false));
+  Tensor x = torch::randn({3, 5, 16});
+  torch::manual_seed(1);
+  plain(x).square().sum().backward();
+  torch::manual_seed(1);
+  wrapper(x).square().sum().backward();
+  EXPECT_GT(max_diff(plain->fc1->weight.grad(), copy->fc1->weight.grad()), 0.0);
+}
+
+TEST(CheckpointWrapper, SeveralInputs) {
+  torch::manual_seed(0);
+  expect_same_as_plain(TwoInput(), {torch::randn({4, 8}, torch::requires_grad()),
+                                    torch::randn({4, 8}, torch::requires_grad())});
+}
+
+TEST(CheckpointWrapper, InputsThatDontRequireGrad) {
+  torch::manual_seed(0);
+  // Parameter grads must still flow although no input requires grad.
+  expect_same_as_plain(TwoInput(), {torch::randn({4, 8}), torch::randn({4, 8})});
+  expect_same_as_plain(torch::nn::Embedding(10, 8),
+                       {torch::randint(0, 10, {4, 3}, torch::kLong)});
+}
+
+TEST(CheckpointWrapper, OutputsThatDontRequireGrad) {
+  torch::manual_seed(0);
+  Argmax m;
+  CheckpointWrapper wrapper(m);
+  Tensor x0 = torch::randn({4, 8}, torch::requires_grad());
+  Tensor out = wrapper(x0);
+  EXPECT_FALSE(out.requires_grad());
+  EXPECT_TRUE(torch::equal(out, m(x0)));
+  // Frozen parameters and plain input: nothing requires grad.
+  torch::nn::Linear frozen(8, 8);
+  for (auto& p : frozen->parameters())
+    p.requires_grad_(false);
+  CheckpointWrapper w2(frozen);
+  Tensor x = torch::randn({2, 8});
+  Tensor y = w2(x);
+  EXPECT_FALSE(y.requires_grad());
+  EXPECT_EQ(max_diff(y, frozen(x)), 0.0);
+  EXPECT_EQ(w2->recompute_count(), 0);
+}
+
+TEST(CheckpointWrapper, EvalMode) {
+  torch::manual_seed(0);
+  wrapguard::DemoBlock block(small_options().dropout(0.5));
+  block->eval();
+  expect_same_as_plain(block, {torch::randn({2, 4, 16}, torch::requires_grad())});
+}
+
+TEST(CheckpointWrapper, NestedWrapper) {
+  torch::manual_seed(0);
+  torch::nn::Linear lin(8, 8);
+  torch::nn::Linear copy(std::dynamic_pointer_cast<torch::nn::LinearImpl>(lin->clone()));
+  CheckpointWrapper inner(copy);
+  CheckpointWrapper outer(inner);
+  Tensor x = torch::randn({4, 8}, torch::requires_grad());
+  Tensor x2 = x.detach().clone().requires_grad_(true);
+  lin(x).square().sum().backward();
+  outer(x2).square().sum().backward();
+  EXPECT_EQ(max_diff(lin->weight.grad(), copy->weight.grad()), 0.0);
+  EXPECT_EQ(max_diff(x.grad(), x2.grad()), 0.0);
+  EXPECT_EQ(outer->recompute_count(), 1);
+  EXPECT_EQ(inner->recompute_count(), 1);
+}
+
+TEST(CheckpointWrapper, RecomputesOncePerBackwardAndNeverWithoutGrad) {
+  torch::nn::Linear lin(8, 8);
+  CheckpointWrapper w(lin);
+  for (int i = 0; i < 3; ++i)
+    w(torch::randn({2, 8})).sum().backward();
+  EXPECT_EQ(w->recompute_count(), 3);
+  {
+    torch::NoGradGuard no_grad;
+    w(torch::randn({2, 8}));
+  }
+  EXPECT_EQ(w->recompute_count(), 3);
+}
+
+TEST(CheckpointWrapper, AutogradGradReachesParameters) {
+  torch::manual_seed(0);
+  torch::nn::Linear lin(8, 8);
+  CheckpointWrapper w(lin);
+  Tensor x = torch::randn({2, 8});
+  auto expected = torch::autograd::grad({lin(x).square().sum()}, {lin->weight});
+  auto got = torch::autograd::grad({w(x).square().sum()}, {lin->weight});
+  EXPECT_EQ(max_diff(expected[0], got[0]), 0.0);
+  EXPECT_FALSE(lin->weight.grad().defined()); // grad() must not accumulate
+}
+
+TEST(CheckpointWrapper, DoubleBackwardIsAClearError) {
+  torch::nn::Linear lin(8, 8);
+  CheckpointWrapper w(lin);
+  Tensor x = torch::randn({2, 8}, torch::requires_grad());
+  Tensor y = w(x).square().sum();
+  try {
+    torch::autograd::grad({y}, {x}, {}, /*retain_graph=*/true, /*create_graph=*/true);
+    FAIL() << "double backward must throw";
+  } catch (const c10::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("does not support double backward"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(CheckpointWrapper, ModuleWithoutParametersIsAClearError) {
+  try {
+    CheckpointWrapper w(torch::nn::ReLU{});
+    FAIL() << "must throw";
+  } catch (const c10::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("has no parameters"), std::string::npos) << e.what();
+  }
+}
+
+TEST(CheckpointWrapper, ForwardWithoutTensorIsAClearError) {
+  try {
+    CheckpointWrapper w(NoTensor{});
+    FAIL() << "must throw";
+  } catch (const c10::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("takes no tensor"), std::string::npos) << e.what();
+  }
+}
+
+TEST(CheckpointWrapper, CloneIsDeep) {
+  torch::nn::Linear lin(4, 4);
+  CheckpointWrapper w(lin);
+  auto copy = std::dynamic_pointer_cast<wrapguard::CheckpointWrapperImpl>(w->clone());
+  ASSERT_TRUE(copy);
+  copy->parameters()[0].data().fill_(3.0);
+  EXPECT_NE(lin->weight.sum().item<double>(), 3.0 * 16);
+  Tensor y = copy->forward(torch::ones({1, 4}));
+  y.sum().backward();
+  EXPECT_EQ(copy->recompute_count(), 1);
+  EXPECT_EQ(w->recompute_count(), 0);
+}
+
+TEST(Checkpoint, PlainFunctionGradsMatch) {
+  torch::manual_seed(0);
+  torch::nn::Linear lin(8, 8);
+  Tensor x = torch::randn({4, 8}, torch::requires_grad());
+  Tensor s = torch::randn({4, 8}, torch::requires_grad());
+  auto fn = [&](const Tensor& a, const Tensor& b) {
+    return torch::dropout(torch::relu(lin(a)), 0.5, true) * b;
+  };
+  torch::manual_seed(5);
+  fn(x, s).sum().backward();
+  Tensor gw = lin->weight.grad().clone(), gx = x.grad().clone(), gs = s.grad().clone();
+  lin->zero_grad();
+  x.mutable_grad() = Tensor();
+  s.mutable_grad() = Tensor();
+  torch::manual_seed(5);
+  wrapguard::checkpoint(fn, x, s).sum().backward();
+  EXPECT_EQ(max_diff(gw, lin->weight.grad()), 0.0);
+  EXPECT_EQ(max_diff(gx, x.grad()), 0.0);
+  EXPECT_EQ(max_diff(gs, s.grad()), 0.0);
+}
+
+TEST(Checkpoint, PlainFunctionWithAutogradGradIsAClearError) {
+  torch::nn::Linear lin(8, 8);
+  Tensor x = torch::randn({4, 8}, torch::requires_grad());
+  Tensor y = wrapguard::checkpoint([&](const Tensor& a) { return lin(a); }, x).sum();
+  try {
+    torch::autograd::grad({y}, {x});
+    FAIL() << "must throw";
+  } catch (const c10::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("works only with .backward()"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(CheckpointSequential, GradsMatchPlain) {
+  torch::manual_seed(0);
+  torch::nn::Sequential seq;
+  for (int i = 0; i < 5; ++i)
+    seq->push_back(wrapguard::DemoBlock(small_options()));
+  auto copy = std::dynamic_pointer_cast<torch::nn::SequentialImpl>(seq->clone());
+  Tensor x = torch::randn({2, 3, 16}, torch::requires_grad());
+  Tensor x2 = x.detach().clone().requires_grad_(true);
+  torch::manual_seed(9);
+  Tensor a = seq->forward(x);
+  a.square().sum().backward();
+  torch::manual_seed(9);
+  Tensor b = wrapguard::checkpoint_sequential(torch::nn::Sequential(copy), 3, x2);
+  b.square().sum().backward();
+  EXPECT_EQ(max_diff(a, b), 0.0);
+  EXPECT_EQ(max_diff(x.grad(), x2.grad()), 0.0);
+  auto pa = seq->parameters(), pb = copy->parameters();
+  for (size_t i = 0; i < pa.size(); ++i)
+    EXPECT_EQ(max_diff(pa[i].grad(), pb[i].grad()), 0.0);
+}
+
+TEST(CheckpointSequential, EmptySequentialIsAClearError) {
+  try {
+    wrapguard::checkpoint_sequential(torch::nn::Sequential(), 1, torch::ones({1}));
+    FAIL() << "must throw";
+  } catch (const c10::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("the Sequential is empty"), std::string::npos);
+  }
+}
+
+TEST(CheckpointSequential, MoreSegmentsThanLayersIsAClearError) {
+  torch::nn::Sequential seq(torch::nn::Linear(2, 2), torch::nn::Linear(2, 2));
+  try {
+    wrapguard::checkpoint_sequential(seq, 3, torch::ones({1, 2}));
+    FAIL() << "must throw";
+  } catch (const c10::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("3 segments for 2 layers"), std::string::npos)
+        << e.what();
+  }
+}
+
+std::vector<std::string> wrapped_names(const wrapguard::CheckpointReport& r) {
+  std::vector<std::string> out;
+  for (const auto& w : r.wrapped)
+    out.push_back(w.name + ":" + w.type);
+  return out;
+}
+
+TEST(Policies, NoWrapWrapsNothingAndNeverThrows) {
+  wrapguard::DemoModel model(small_options());
+  WrapPolicy policy = WrapPolicy::no_wrap();
+  EXPECT_FALSE(policy.resolve(*model->blocks[0]));
+  EXPECT_FALSE(policy.can_wrap());
+  wrapguard::CheckpointReport report;
+  EXPECT_NO_THROW(report = wrapguard::apply_activation_checkpointing(model, policy));
+  EXPECT_TRUE(report.wrapped.empty());
+  ASSERT_EQ(report.warnings.size(), 1u);
+  EXPECT_NE(report.warnings[0].find("NO_WRAP wraps nothing"), std::string::npos);
+  // The model still runs, unchanged.
+  EXPECT_EQ(model(torch::randn({1, 2, 16})).size(-1), 16);
+}
+
+TEST(Policies, ValidateRejectsPolicyThatCanWrapNothing) {
+  EXPECT_THROW(wrapguard::validate_checkpointing(WrapPolicy::no_wrap(), {}),
+               std::invalid_argument);
+  EXPECT_THROW(wrapguard::validate_checkpointing(WrapPolicy::transformer_based({}), {}),
+               std::invalid_argument);
+  EXPECT_NO_THROW(wrapguard::validate_checkpointing(
+      WrapPolicy::no_wrap(), wrapguard::CheckpointingRequest().activation_checkpointing(false)));
+  EXPECT_NO_THROW(wrapguard::validate_checkpointing(WrapPolicy::size_based(10), {}));
+  try {
+    wrapguard::validate_checkpointing(WrapPolicy::no_wrap(), {});
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("policy NO_WRAP wraps no module"), std::string::npos);
+  }
+}
+
+TEST(Policies, TransformerPolicyWrapsTheBlocks) {
+  for (std::string name : {"DemoBlock", "DemoBlockImpl", "wrapguard::DemoBlockImpl"}) {
+    wrapguard::DemoModel model(small_options());
+    auto report = wrapguard::apply_activation_checkpointing(
+        model, WrapPolicy::transformer_based({name}));
+    EXPECT_EQ(wrapped_names(report),
+              (std::vector<std::string>{"blocks.0:DemoBlock", "blocks.1:DemoBlock",
+                                        "blocks.2:DemoBlock", "blocks.3:DemoBlock"}))
+        << name;
+    EXPECT_TRUE(model->blocks[1]->as<wrapguard::CheckpointWrapperImpl>() != nullptr);
+  }
+}
+
+TEST(Policies, SizePolicyWrapsTheSmallestSubtreesThatQualify) {
+  // A block has 32 + 544 + 528 = 1104 parameters; fc1 and fc2 qualify for 500
+  // too but sit in a DemoBlock, which calls them directly.
+  wrapguard::DemoModel model(small_options());
+  auto report = wrapguard::apply_activation_checkpointing(model, WrapPolicy::size_based(500));
+  EXPECT_EQ(report.wrapped.size(), 4u);
+  EXPECT_EQ(report.wrapped[0].num_params, 1104);
+  EXPECT_EQ(report.skipped.size(), 8u);
+  EXPECT_NE(report.skipped[0].reason.find("not a torch::nn::Sequential"), std::string::npos);
+
+  wrapguard::DemoModel big(small_options());
+  auto none = wrapguard::apply_activation_checkpointing(big, WrapPolicy::size_based(5000));
+  EXPECT_TRUE(none.wrapped.empty()); // the Sequential holds 4416 < 5000
+  EXPECT_FALSE(none.warnings.empty());
+}
+
+TEST(Policies, NestedModulesAreWalked) {
+  // Sequential -> DemoModel -> Sequential -> DemoBlock.
+  torch::manual_seed(0);
+  auto outer = torch::nn::Sequential(torch::nn::Linear(16, 16),
+                                     wrapguard::DemoModel(small_options().blocks(2)));
+  auto copy = std::dynamic_pointer_cast<torch::nn::SequentialImpl>(outer->clone());
+  auto report = wrapguard::apply_activation_checkpointing(
+      copy, WrapPolicy::lambda([](const torch::nn::Module& m) {
+        return wrapguard::short_type_name(m) == "DemoBlock";
+      }));
+  EXPECT_EQ(wrapped_names(report),
+            (std::vector<std::string>{"1.blocks.0:DemoBlock", "1.blocks.1:DemoBlock"}));
+  Tensor x = torch::randn({2, 3, 16});
+  torch::manual_seed(3);
+  Tensor a = outer->forward(x);
+  a.sum().backward();
+  torch::manual_seed(3);
+  Tensor b = copy->forward(x);
+  b.sum().backward();
+  EXPECT_EQ(max_diff(a, b), 0.0);
+  auto pa = outer->parameters(), pb = copy->parameters();
+  ASSERT_EQ(pa.size(), pb.size());
+  for (size_t i = 0; i < pa.size(); ++i)
+    EXPECT_EQ(max_diff(pa[i].grad(), pb[i].grad()), 0.0);
+  EXPECT_EQ(report.wrapped[1].wrapper->recompute_count(), 1);
+}
+
+TEST(Policies, DirectChildIsReportedAsSkipped) {
+  DirectParent parent;
+  auto report = wrapguard::apply_activation_checkpointing(
+      parent, WrapPolicy::transformer_based({"DemoBlock"}));
+  EXPECT_TRUE(report.wrapped.empty());
+  ASSERT_EQ(report.skipped.size(), 1u);
+  EXPECT_EQ(report.skipped[0].name, "block");
+}
+
+TEST(Policies, ThrowingPolicyIsAClearError) {
+  wrapguard::DemoModel model(small_options());
+  auto policy = WrapPolicy::lambda([](const torch::nn::Module& m) -> bool {
+    if (wrapguard::short_type_name(m) == "Linear")
+      throw std::runtime_error("boom");
+    return false;
+  });
+  try {
+    wrapguard::apply_activation_checkpointing(model, policy);
+    FAIL() << "must throw";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "wrapguard::apply_activation_checkpointing: policy LAMBDA threw for "
+              "module 'blocks.0.fc1' (Linear): boom");
+  }
+}
+
+TEST(Policies, WrapAtCallSiteIsNoted) {
+  wrapguard::reset_call_sites();
+  wrapguard::DemoBlock block(small_options());
+  wrapguard::WrapFn fn = WrapPolicy::transformer_based({"DemoBlock"}).resolve(*block);
+  torch::nn::AnyModule wrapped = WRAPGUARD_CALL_OR_IDENTITY(fn, torch::nn::AnyModule(block));
+  EXPECT_TRUE(wrapped.ptr()->as<wrapguard::CheckpointWrapperImpl>() != nullptr);
+  auto sites = wrapguard::call_sites();
+  ASSERT_EQ(sites.size(), 1u);
+  ASSERT_EQ(sites[0].notes.size(), 1u);
+  EXPECT_EQ(sites[0].notes[0], "{\"type\":\"DemoBlock\",\"num_params\":1104}");
+}
+
+wrapguard::MakeBatch demo_batch() {
+  return [](torch::Device d) {
+    return std::vector<Tensor>{torch::randn({2, 32, 16}, torch::TensorOptions().device(d))};
+  };
+}
+
+TEST(Verify, DemoModelIdenticalOneRecomputeLessMemory) {
+  wrapguard::DemoModel model(small_options());
+  auto r = wrapguard::verify_checkpointing(
+      torch::nn::AnyModule(model), WrapPolicy::transformer_based({"DemoBlock"}), demo_batch(),
+      wrapguard::VerifyOptions().device(torch::kCPU).timed_steps(1));
+  EXPECT_EQ(r.wrapped.size(), 4u);
+  EXPECT_EQ(r.recompute_per_backward, 1);
+  EXPECT_EQ(r.max_abs_output_diff, 0.0);
+  EXPECT_EQ(r.max_abs_loss_diff, 0.0);
+  EXPECT_EQ(r.max_abs_grad_diff, 0.0);
+  EXPECT_GT(r.peak_bytes_plain, 0);
+  EXPECT_LT(r.peak_bytes_checkpointed, r.peak_bytes_plain);
+  EXPECT_GT(r.activation_bytes_saved(), 0);
+  EXPECT_TRUE(r.passed());
+  EXPECT_NE(r.to_json().find("\"recompute_per_backward\":1"), std::string::npos);
+  // The model passed in is untouched.
+  EXPECT_TRUE(model->blocks[0]->as<wrapguard::DemoBlockImpl>() != nullptr);
+}
+
+TEST(Verify, NoWrapReportsNothingWrapped) {
+  wrapguard::DemoModel model(small_options());
+  auto r = wrapguard::verify_checkpointing(
+      torch::nn::AnyModule(model), WrapPolicy::no_wrap(), demo_batch(),
+      wrapguard::VerifyOptions().device(torch::kCPU).timed_steps(0));
+  EXPECT_TRUE(r.wrapped.empty());
+  EXPECT_FALSE(r.passed());
+  EXPECT_EQ(r.max_abs_grad_diff, 0.0);
+}
+
+TEST(Verify, SequentialRoot) {
+  auto seq = torch::nn::Sequential(wrapguard::DemoBlock(small_options()),
+                                   wrapguard::DemoBlock(small_options()));
+  auto r = wrapguard::verify_checkpointing(
+      seq, WrapPolicy::size_based(1000), demo_batch(),
+      wrapguard::VerifyOptions().device(torch::kCPU).timed_steps(0));
+  EXPECT_EQ(r.wrapped.size(), 2u);
+  EXPECT_TRUE(r.passed());
+}
+
+TEST(MemoryMeter, CountsCpuAllocations) {
+  wrapguard::MemoryMeter meter(torch::kCPU);
+  meter.reset_peak();
+  const auto base = meter.current();
+  {
+    Tensor t = torch::empty({1 << 20}, torch::kFloat);
+    EXPECT_EQ(meter.current() - base, 4 << 20);
+  }
+  EXPECT_EQ(meter.current(), base);
+  EXPECT_EQ(meter.peak() - base, 4 << 20);
+}
+
+} // namespace

@@ -1,0 +1,666 @@
+//===- Driver.cpp - wrapguard: CI scanner built on clang-tidy -------------===//
+//
+// wrapguard -p BUILD [options] [files...]
+// wrapguard merge [-o OUT] a.sarif b.sarif ...
+//
+// Scans the translation units of a compilation database with the checks of
+// the wrapguard plugin, linked in, through clang-tidy's own library: the
+// same .clang-tidy discovery, NOLINT handling, header filter and fix
+// export. This file owns the command line, turns clang-tidy's errors into a
+// Report, and writes it; Scan.cpp runs the TUs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Report.h"
+#include "Scan.h"
+#include "clang-tidy/ClangTidy.h"
+#include "clang/Tooling/Core/Replacement.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Support/WithColor.h"
+#include <map>
+#include <set>
+
+using namespace clang;
+using namespace clang::tidy;
+using namespace clang::tooling;
+using namespace llvm;
+
+#ifndef WRAPGUARD_VERSION
+#define WRAPGUARD_VERSION "0.0.0"
+#endif
+#ifndef WRAPGUARD_INFO_URI
+#define WRAPGUARD_INFO_URI "https://github.com/wrapguard/wrapguard"
+#endif
+
+namespace {
+
+cl::OptionCategory Category("wrapguard options");
+
+cl::opt<std::string>
+    BuildPath("p",
+              cl::desc("Build directory holding compile_commands.json, or the "
+                       "database file itself"),
+              cl::value_desc("build-path"), cl::cat(Category));
+cl::list<std::string>
+    InputFiles(cl::Positional,
+               cl::desc("[files...] (default: every file in the database)"),
+               cl::cat(Category));
+cl::opt<std::string> Checks(
+    "checks",
+    cl::desc("Check filter, appended to the configuration's, as in clang-tidy"),
+    cl::cat(Category));
+cl::opt<std::string>
+    Config("config",
+           cl::desc("Configuration in YAML/JSON, as in clang-tidy; replaces "
+                    ".clang-tidy discovery"),
+           cl::cat(Category));
+cl::opt<std::string>
+    ConfigFile("config-file",
+               cl::desc("Read the configuration from this file instead of "
+                        "discovering .clang-tidy files"),
+               cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> HeaderFilter(
+    "header-filter",
+    cl::desc("Regex of headers to report findings from (default: the "
+             "configuration's HeaderFilterRegex, else none)"),
+    cl::cat(Category));
+cl::opt<std::string> ExcludeHeaderFilter(
+    "exclude-header-filter",
+    cl::desc("Regex of headers never to report findings from"),
+    cl::cat(Category));
+cl::opt<bool> SystemHeaders("system-headers",
+                            cl::desc("Report findings in system headers too"),
+                            cl::cat(Category));
+enum class Format { Text, Sarif, Json };
+cl::opt<Format> OutputFormat(
+    "format", cl::desc("Report format"), cl::init(Format::Text),
+    cl::values(clEnumValN(Format::Text, "text",
+                          "clang-style diagnostics on stdout (default)"),
+               clEnumValN(Format::Sarif, "sarif", "SARIF 2.1.0"),
+               clEnumValN(Format::Json, "json",
+                          "one JSON record per flagged site")),
+    cl::cat(Category));
+cl::opt<std::string>
+    Output("o",
+           cl::desc("Write the sarif or json report to this file (default: "
+                    "stdout)"),
+           cl::value_desc("file"), cl::cat(Category));
+cl::alias OutputLong("output", cl::aliasopt(Output));
+cl::opt<std::string>
+    SourceRoot("source-root",
+               cl::desc("Report paths relative to this directory (SARIF: under "
+                        "%SRCROOT%); also anchors fingerprints"),
+               cl::value_desc("dir"), cl::cat(Category));
+cl::opt<std::string> Baseline(
+    "baseline",
+    cl::desc("Report only findings whose fingerprint is not in this SARIF "
+             "file"),
+    cl::value_desc("old.sarif"), cl::cat(Category));
+cl::opt<std::string> Shard("shard",
+                           cl::desc("Scan only shard K of N (1-based), e.g. "
+                                    "--shard 2/4"),
+                           cl::value_desc("K/N"), cl::cat(Category));
+cl::opt<unsigned> Jobs("j",
+                       cl::desc("TUs scanned at once (default: the number "
+                                "of cores); -j N or -jN"),
+                       cl::init(0), cl::Prefix, cl::cat(Category));
+cl::opt<bool> Fix("fix", cl::desc("Apply the suggested fixes in place"),
+                  cl::cat(Category));
+cl::opt<std::string> ExportFixes(
+    "export-fixes",
+    cl::desc("Write the fixes as YAML for clang-apply-replacements"),
+    cl::value_desc("file"), cl::cat(Category));
+cl::list<std::string> ExtraArgs("extra-arg",
+                                cl::desc("Add an argument to each compile "
+                                         "command"),
+                                cl::cat(Category));
+cl::list<std::string> ExtraArgsBefore(
+    "extra-arg-before",
+    cl::desc("Add an argument to the front of each compile command"),
+    cl::cat(Category));
+cl::opt<bool> Quiet("quiet",
+                    cl::desc("No summary and no progress line on stderr"),
+                    cl::cat(Category));
+cl::opt<cl::boolOrDefault>
+    UseColor("use-color",
+             cl::desc("Colour text output (default: when stdout is a "
+                      "terminal)"),
+             cl::cat(Category));
+
+constexpr const char *Overview =
+    "wrapguard: scan a build for calls through possibly empty callables.\n\n"
+    "  wrapguard -p BUILD [options] [files...]\n"
+    "  wrapguard merge [-o OUT] a.sarif b.sarif ...\n\n"
+    "Exit status: 0 no findings, 1 findings, 2 the scan failed or was "
+    "incomplete\n(bad arguments, unreadable database, a TU that does not "
+    "parse, a missing file).\n";
+
+/// Contents of the files findings point into, for line and column numbers.
+class FileCache {
+public:
+  StringRef get(StringRef Path) {
+    auto [It, New] = Files.try_emplace(Path);
+    if (New) {
+      if (auto Buffer = MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                              /*RequiresNullTerminator=*/false))
+        It->second = std::move(*Buffer);
+    }
+    return It->second ? It->second->getBuffer() : StringRef();
+  }
+
+  wrapguard::TextPos position(StringRef Path, unsigned Offset) {
+    StringRef Text = get(Path);
+    Offset = std::min<size_t>(Offset, Text.size());
+    StringRef Before = Text.take_front(Offset);
+    size_t LineStart = Before.rfind('\n');
+    LineStart = LineStart == StringRef::npos ? 0 : LineStart + 1;
+    wrapguard::TextPos Pos;
+    Pos.Line = Before.count('\n') + 1;
+    Pos.Column = Offset - LineStart + 1;
+    Pos.CharColumn = 1;
+    for (char C : Text.slice(LineStart, Offset))
+      if ((static_cast<unsigned char>(C) & 0xC0) != 0x80)
+        ++Pos.CharColumn;
+    return Pos;
+  }
+
+  /// The line around \p Offset with runs of whitespace collapsed, so
+  /// re-indenting does not change a fingerprint.
+  std::string lineText(StringRef Path, unsigned Offset) {
+    StringRef Text = get(Path);
+    Offset = std::min<size_t>(Offset, Text.size());
+    size_t Begin = Text.take_front(Offset).rfind('\n');
+    Begin = Begin == StringRef::npos ? 0 : Begin + 1;
+    size_t End = Text.find('\n', Offset);
+    SmallVector<StringRef> Words;
+    SplitString(Text.slice(Begin, End), Words);
+    return join(Words, " ");
+  }
+
+private:
+  StringMap<std::unique_ptr<MemoryBuffer>> Files;
+};
+
+std::string absolutePath(StringRef Path, StringRef Base) {
+  SmallString<256> Abs(Path);
+  if (!sys::path::is_absolute(Abs)) {
+    if (!Base.empty())
+      sys::fs::make_absolute(Base, Abs);
+    else
+      sys::fs::make_absolute(Abs);
+  }
+  sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+  return std::string(Abs);
+}
+
+// The check's wording is an interface (see checker/PolicyCallAnalysis.h):
+// "call through callable 'NAME', which is always empty here".
+bool isAlwaysEmptyMessage(StringRef Message) {
+  return Message.starts_with("call through callable '") &&
+         Message.ends_with("', which is always empty here");
+}
+
+int fail(const Twine &Message) {
+  WithColor::error(errs(), "wrapguard") << Message << "\n";
+  return 2;
+}
+
+int mergeMain(int Argc, const char **Argv) {
+  std::vector<std::string> Inputs;
+  std::string Out;
+  for (int I = 1; I < Argc; ++I) {
+    StringRef Arg = Argv[I];
+    if ((Arg == "-o" || Arg == "--output") && I + 1 < Argc)
+      Out = Argv[++I];
+    else if (Arg.consume_front("--output=") || Arg.consume_front("-o="))
+      Out = Arg.str();
+    else if (Arg == "-h" || Arg == "--help") {
+      outs() << "usage: wrapguard merge [-o OUT] a.sarif b.sarif ...\n"
+                "Joins SARIF logs (e.g. one per --shard) into one log with "
+                "one run.\n";
+      return 0;
+    } else
+      Inputs.push_back(Arg.str());
+  }
+  return wrapguard::runMerge(Inputs, Out);
+}
+
+std::unique_ptr<CompilationDatabase> loadDatabase(std::string &Error) {
+  std::unique_ptr<CompilationDatabase> DB;
+  if (!BuildPath.empty()) {
+    if (sys::fs::is_regular_file(BuildPath))
+      DB = JSONCompilationDatabase::loadFromFile(
+          BuildPath, Error, JSONCommandLineSyntax::AutoDetect);
+    else
+      DB = CompilationDatabase::loadFromDirectory(BuildPath, Error);
+  } else {
+    SmallString<256> Dir;
+    if (!InputFiles.empty())
+      Dir = sys::path::parent_path(absolutePath(InputFiles.front(), ""));
+    else
+      sys::fs::current_path(Dir);
+    DB = CompilationDatabase::autoDetectFromDirectory(Dir, Error);
+  }
+  if (!DB)
+    return nullptr;
+  // As clang-tidy does: files given on the command line that the database
+  // lacks borrow the command of a similar file.
+  return inferTargetAndDriverMode(inferMissingCompileCommands(std::move(DB)));
+}
+
+/// Applies the findings' edits in place; a finding whose edits overlap an
+/// earlier one's is skipped whole. Returns false on an I/O error.
+bool applyFixes(const std::vector<wrapguard::ReportFinding> &Findings,
+                unsigned &Applied, unsigned &Offered) {
+  std::map<std::string, Replacements> PerFile;
+  for (const wrapguard::ReportFinding &F : Findings) {
+    if (F.Edits.empty())
+      continue;
+    ++Offered;
+    std::map<std::string, Replacements> Trial = PerFile;
+    bool Ok = true;
+    for (const wrapguard::ReportEdit &E : F.Edits)
+      if (Error Err = Trial[E.Path].add(
+              Replacement(E.Path, E.Offset, E.Length, E.Text))) {
+        consumeError(std::move(Err));
+        Ok = false;
+        break;
+      }
+    if (Ok) {
+      PerFile = std::move(Trial);
+      ++Applied;
+    }
+  }
+  bool Success = true;
+  for (auto &[Path, Reps] : PerFile) {
+    auto Buffer = MemoryBuffer::getFile(Path);
+    if (!Buffer) {
+      WithColor::error(errs(), "wrapguard")
+          << "cannot read '" << Path << "' to fix it\n";
+      Success = false;
+      continue;
+    }
+    Expected<std::string> Fixed =
+        applyAllReplacements((*Buffer)->getBuffer(), Reps);
+    if (!Fixed) {
+      WithColor::error(errs(), "wrapguard")
+          << "cannot fix '" << Path << "': " << toString(Fixed.takeError())
+          << "\n";
+      Success = false;
+      continue;
+    }
+    std::error_code EC;
+    raw_fd_ostream OS(Path, EC, sys::fs::OF_None);
+    if (EC) {
+      WithColor::error(errs(), "wrapguard")
+          << "cannot write '" << Path << "': " << EC.message() << "\n";
+      Success = false;
+      continue;
+    }
+    OS << *Fixed;
+  }
+  return Success;
+}
+
+} // namespace
+
+int main(int Argc, const char **Argv) {
+  InitLLVM X(Argc, Argv);
+  if (Argc > 1 && StringRef(Argv[1]) == "merge")
+    return mergeMain(Argc - 1, Argv + 1);
+
+  cl::HideUnrelatedOptions(Category);
+  cl::SetVersionPrinter([](raw_ostream &OS) {
+    OS << "wrapguard " << WRAPGUARD_VERSION << " (LLVM " << LLVM_VERSION_STRING
+       << ")\n";
+  });
+  if (!cl::ParseCommandLineOptions(Argc, Argv, Overview, &errs()))
+    return 2;
+
+  // Clang needs the targets' descriptions to parse inline assembly and
+  // target-specific builtins, as in clang-tidy's own main.
+  InitializeAllTargetInfos();
+  InitializeAllTargetMCs();
+  InitializeAllAsmParsers();
+
+  wrapguard::Report R;
+  for (int I = 0; I < Argc; ++I)
+    R.CommandLine.push_back(Argv[I]);
+  {
+    SmallString<256> Cwd;
+    if (!sys::fs::current_path(Cwd))
+      R.WorkingDirectory = std::string(Cwd);
+  }
+
+  wrapguard::PathOptions Paths;
+  if (!SourceRoot.empty()) {
+    if (!sys::fs::is_directory(SourceRoot))
+      return fail("--source-root '" + SourceRoot + "' is not a directory");
+    Paths.SourceRoot = absolutePath(SourceRoot, "");
+    while (Paths.SourceRoot.size() > 1 &&
+           sys::path::is_separator(Paths.SourceRoot.back()))
+      Paths.SourceRoot.pop_back();
+  }
+  if (!Output.empty() && OutputFormat == Format::Text)
+    return fail("-o needs --format=sarif or --format=json; text goes to "
+                "stdout");
+  if (!Config.empty() && !ConfigFile.empty())
+    return fail("--config and --config-file are mutually exclusive");
+
+  std::optional<wrapguard::ShardSpec> ShardSpec;
+  if (!Shard.empty()) {
+    auto S = wrapguard::parseShard(Shard);
+    if (!S)
+      return fail(toString(S.takeError()));
+    ShardSpec = *S;
+  }
+  StringSet<> BaselinePrints;
+  if (!Baseline.empty()) {
+    auto B = wrapguard::loadBaseline(Baseline);
+    if (!B)
+      return fail(toString(B.takeError()));
+    BaselinePrints = std::move(*B);
+  }
+
+  // Options: clang-tidy's defaults with only wrapguard's checks, then each
+  // file's .clang-tidy (or --config), then the command line.
+  wrapguard::ScanOptions Options;
+  Options.Defaults = ClangTidyOptions::getDefaults();
+  Options.Defaults.Checks = "-*,wrapguard-*";
+  Options.Defaults.HeaderFilterRegex = "";
+  // The analyzer and compiler-warning checks come with libclangTidy; a
+  // project's .clang-tidy may enable them for clang-tidy, but the scanner
+  // reports only the checks it was built for (compiler errors still count,
+  // as parse failures).
+  Options.Overrides.Checks = (Checks.empty() ? "" : Checks + ",") +
+                             "-clang-analyzer-*,-clang-diagnostic-*";
+  if (HeaderFilter.getNumOccurrences())
+    Options.Overrides.HeaderFilterRegex = HeaderFilter;
+  if (ExcludeHeaderFilter.getNumOccurrences())
+    Options.Overrides.ExcludeHeaderFilterRegex = ExcludeHeaderFilter;
+  if (SystemHeaders.getNumOccurrences())
+    Options.Overrides.SystemHeaders = SystemHeaders;
+  if (!ExtraArgs.empty())
+    Options.Overrides.ExtraArgs =
+        std::vector<std::string>(ExtraArgs.begin(), ExtraArgs.end());
+  if (!ExtraArgsBefore.empty())
+    Options.Overrides.ExtraArgsBefore = std::vector<std::string>(
+        ExtraArgsBefore.begin(), ExtraArgsBefore.end());
+  if (UseColor != cl::BOU_UNSET)
+    Options.Overrides.UseColor = UseColor == cl::BOU_TRUE;
+  if (!Config.empty() || !ConfigFile.empty()) {
+    std::unique_ptr<MemoryBuffer> Text;
+    if (!ConfigFile.empty()) {
+      auto Buffer = MemoryBuffer::getFile(ConfigFile);
+      if (!Buffer)
+        return fail("cannot read --config-file '" + ConfigFile +
+                    "': " + Buffer.getError().message());
+      Text = std::move(*Buffer);
+    } else {
+      Text = MemoryBuffer::getMemBufferCopy(Config, "--config");
+    }
+    auto Parsed = parseConfiguration(Text->getMemBufferRef());
+    if (!Parsed)
+      return fail("invalid configuration: " + Parsed.getError().message());
+    Options.Config = std::move(*Parsed);
+  }
+  // Logical cores, as `nproc` counts them: what CI runners advertise.
+  Options.Jobs =
+      Jobs ? Jobs
+           : std::max(1u, llvm::hardware_concurrency().compute_thread_count());
+
+  std::string DBError;
+  std::unique_ptr<CompilationDatabase> DB = loadDatabase(DBError);
+  if (!DB)
+    return fail("cannot load the compilation database: " + DBError);
+
+  // The TUs: the files given, or every file of the database; sorted and
+  // unique so shards are deterministic.
+  std::vector<std::string> Files;
+  if (InputFiles.empty()) {
+    for (const std::string &F : DB->getAllFiles())
+      Files.push_back(absolutePath(F, ""));
+  } else {
+    for (const std::string &F : InputFiles)
+      Files.push_back(absolutePath(F, ""));
+  }
+  llvm::sort(Files);
+  Files.erase(std::unique(Files.begin(), Files.end()), Files.end());
+  if (Files.empty())
+    R.Notifications.push_back({"empty-database",
+                               "warning",
+                               "the compilation database lists no files; "
+                               "nothing was scanned",
+                               "",
+                               {}});
+  if (ShardSpec)
+    Files = wrapguard::selectShard(Files, *ShardSpec);
+
+  std::vector<std::string> Runnable;
+  for (const std::string &F : Files) {
+    if (!sys::fs::exists(F)) {
+      R.Notifications.push_back({"missing-file",
+                                 "error",
+                                 "'" + F + "' does not exist; not scanned",
+                                 F,
+                                 {}});
+      continue;
+    }
+    if (DB->getCompileCommands(F).empty()) {
+      R.Notifications.push_back(
+          {"no-compile-command",
+           "error",
+           "no compile command for '" + F + "'; not scanned",
+           F,
+           {}});
+      continue;
+    }
+    Runnable.push_back(F);
+  }
+  R.TranslationUnits = Runnable.size();
+
+  bool ShowProgress = !Quiet && Runnable.size() > 1 &&
+                      sys::Process::FileDescriptorIsDisplayed(2);
+  wrapguard::ProgressFn Progress;
+  if (ShowProgress)
+    Progress = [](unsigned Done, unsigned Total, unsigned Findings) {
+      errs() << "\r\033[K[" << Done << "/" << Total << " TUs] " << Findings
+             << (Findings == 1 ? " finding" : " findings");
+      errs().flush();
+    };
+  std::vector<wrapguard::TUResult> TUs =
+      wrapguard::scanFiles(*DB, Runnable, Options, Progress);
+  if (ShowProgress)
+    errs() << "\r\033[K";
+
+  // Findings, deduplicated across TUs (a header included by several reports
+  // once) and sorted by place.
+  FileCache Cache;
+  struct Kept {
+    wrapguard::ReportFinding Finding;
+    const ClangTidyError *Error;
+  };
+  std::map<std::tuple<std::string, unsigned, std::string, std::string>, Kept>
+      Unique;
+  for (const wrapguard::TUResult &TU : TUs) {
+    if (!TU.Parsed) {
+      unsigned Reported = 0;
+      for (const ClangTidyError &E : TU.Errors) {
+        if (!wrapguard::isCompilerError(E) || Reported++ == 20)
+          continue;
+        wrapguard::ReportNotification N{"parse-error",
+                                        "error",
+                                        "cannot parse '" + TU.File +
+                                            "': " + E.Message.Message,
+                                        "",
+                                        {}};
+        if (!E.Message.FilePath.empty()) {
+          N.Path = absolutePath(E.Message.FilePath, E.BuildDirectory);
+          N.Pos = Cache.position(N.Path, E.Message.FileOffset);
+        }
+        R.Notifications.push_back(std::move(N));
+      }
+      if (!Reported)
+        R.Notifications.push_back(
+            {"parse-error",
+             "error",
+             "the compiler could not process '" + TU.File + "'",
+             TU.File,
+             {}});
+    }
+    for (const ClangTidyError &E : TU.Errors) {
+      if (wrapguard::isCompilerError(E) || E.Message.FilePath.empty())
+        continue;
+      wrapguard::ReportFinding F;
+      F.Check = E.DiagnosticName;
+      F.Message = E.Message.Message;
+      F.IsError = E.DiagLevel == ClangTidyError::Error || E.IsWarningAsError;
+      F.AlwaysEmpty = isAlwaysEmptyMessage(F.Message);
+      F.Loc.Path = absolutePath(E.Message.FilePath, E.BuildDirectory);
+      F.Loc.Offset = E.Message.FileOffset;
+      auto Key = std::make_tuple(F.Loc.Path, F.Loc.Offset, F.Check, F.Message);
+      if (Unique.count(Key))
+        continue;
+      F.Loc.Pos = Cache.position(F.Loc.Path, F.Loc.Offset);
+      F.LineText = Cache.lineText(F.Loc.Path, F.Loc.Offset);
+      auto Fn = TU.Functions.find({E.Message.FilePath, E.Message.FileOffset});
+      if (Fn != TU.Functions.end())
+        F.Function = Fn->second;
+      for (const DiagnosticMessage &Note : E.Notes) {
+        wrapguard::ReportNote N;
+        N.Message = Note.Message;
+        if (!Note.FilePath.empty()) {
+          N.Loc.Path = absolutePath(Note.FilePath, E.BuildDirectory);
+          N.Loc.Offset = Note.FileOffset;
+          N.Loc.Pos = Cache.position(N.Loc.Path, N.Loc.Offset);
+        }
+        if (!N.Loc.Path.empty())
+          F.Notes.push_back(std::move(N));
+      }
+      for (const auto &FileFix : E.Message.Fix)
+        for (const Replacement &Rep : FileFix.second) {
+          wrapguard::ReportEdit Edit;
+          Edit.Path = absolutePath(Rep.getFilePath(), E.BuildDirectory);
+          Edit.Offset = Rep.getOffset();
+          Edit.Length = Rep.getLength();
+          Edit.Text = Rep.getReplacementText().str();
+          Edit.Begin = Cache.position(Edit.Path, Edit.Offset);
+          Edit.End = Cache.position(Edit.Path, Edit.Offset + Edit.Length);
+          F.Edits.push_back(std::move(Edit));
+        }
+      Unique.emplace(std::move(Key), Kept{std::move(F), &E});
+    }
+  }
+
+  std::vector<wrapguard::ReportFinding> Findings;
+  std::vector<const ClangTidyError *> Errors;
+  for (auto &[Key, K] : Unique) {
+    Findings.push_back(std::move(K.Finding));
+    Errors.push_back(K.Error);
+  }
+  wrapguard::assignFingerprints(Findings, Paths);
+  if (!Baseline.empty()) {
+    std::vector<const ClangTidyError *> KeptErrors;
+    for (size_t I = 0; I < Findings.size(); ++I)
+      if (!BaselinePrints.contains(Findings[I].Fingerprint))
+        KeptErrors.push_back(Errors[I]);
+    Errors = std::move(KeptErrors);
+    R.SuppressedByBaseline = wrapguard::applyBaseline(Findings, BaselinePrints);
+  }
+  R.Findings = std::move(Findings);
+  R.ExecutionSuccessful = llvm::none_of(
+      R.Notifications, [](const wrapguard::ReportNotification &N) {
+        return N.Level == "error";
+      });
+
+  // Problems with the scan go to stderr in every format, so CI logs show
+  // them; SARIF carries them as tool notifications too.
+  for (const wrapguard::ReportNotification &N : R.Notifications) {
+    raw_ostream &OS = errs();
+    if (!N.Path.empty() && N.Pos.Line) {
+      OS << N.Path << ":" << N.Pos.Line << ":" << N.Pos.Column << ": ";
+      (N.Level == "error" ? WithColor::error(OS, "", true)
+                          : WithColor::warning(OS, "", true))
+          << N.Message << " [" << N.Id << "]\n";
+    } else {
+      (N.Level == "error" ? WithColor::error(OS, "wrapguard")
+                          : WithColor::warning(OS, "wrapguard"))
+          << N.Message << " [" << N.Id << "]\n";
+    }
+  }
+
+  std::vector<ClangTidyError> ErrorCopies;
+  for (const ClangTidyError *E : Errors)
+    ErrorCopies.push_back(*E);
+
+  wrapguard::ToolInfo Tool;
+  Tool.Version = WRAPGUARD_VERSION;
+  Tool.InformationUri = WRAPGUARD_INFO_URI;
+  switch (OutputFormat) {
+  case Format::Text: {
+    // clang-tidy's own reporter: clang-style locations, source lines, fix-it
+    // hints and notes, in colour on a terminal.
+    ClangTidyOptions TextOptions = Options.Defaults;
+    TextOptions.mergeWith(Options.Overrides, 0);
+    ClangTidyContext TextContext(std::make_unique<DefaultOptionsProvider>(
+        Options.Global, std::move(TextOptions)));
+    unsigned WarningsAsErrors = 0;
+    handleErrors(ErrorCopies, TextContext, FB_NoFix, WarningsAsErrors,
+                 vfs::createPhysicalFileSystem().release());
+    break;
+  }
+  case Format::Sarif:
+  case Format::Json: {
+    std::error_code EC;
+    raw_fd_ostream OS(Output.empty() ? std::string("-") : std::string(Output),
+                      EC, sys::fs::OF_Text);
+    if (EC)
+      return fail("cannot write '" + Output + "': " + EC.message());
+    if (OutputFormat == Format::Sarif)
+      wrapguard::writeSarif(R, Tool, Paths, OS);
+    else
+      wrapguard::writeJson(R, Paths, OS);
+    break;
+  }
+  }
+
+  bool IOError = false;
+  if (!ExportFixes.empty()) {
+    std::error_code EC;
+    raw_fd_ostream OS(ExportFixes, EC, sys::fs::OF_None);
+    if (EC)
+      return fail("cannot write '" + ExportFixes + "': " + EC.message());
+    exportReplacements(Runnable.empty() ? "" : Runnable.front(), ErrorCopies,
+                       OS);
+  }
+  if (Fix) {
+    unsigned Applied = 0, Offered = 0;
+    IOError |= !applyFixes(R.Findings, Applied, Offered);
+    if (!Quiet)
+      errs() << "wrapguard: applied " << Applied << " of " << Offered
+             << " suggested fixes\n";
+  }
+
+  if (!Quiet) {
+    errs() << "wrapguard: " << R.Findings.size()
+           << (R.Findings.size() == 1 ? " finding" : " findings") << " in "
+           << R.TranslationUnits << " translation unit"
+           << (R.TranslationUnits == 1 ? "" : "s");
+    if (!Baseline.empty())
+      errs() << " (" << R.SuppressedByBaseline << " more in the baseline)";
+    errs() << "\n";
+  }
+  if (!R.ExecutionSuccessful || IOError)
+    return 2;
+  return R.Findings.empty() ? 0 : 1;
+}

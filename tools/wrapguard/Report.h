@@ -1,0 +1,145 @@
+//===- Report.h - The scanner's findings, independent of clang-tidy -*- C++
+//-*-===//
+//
+// What a scan produced, in a form the writers (text, SARIF, JSON), the
+// baseline filter and the merge command share. Nothing here includes Clang:
+// the writers only need paths, positions and strings.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WRAPGUARD_TOOLS_REPORT_H
+#define WRAPGUARD_TOOLS_REPORT_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+#include <string>
+#include <vector>
+
+namespace wrapguard {
+
+/// A position in a file. Line and Column are 1-based; Column counts bytes
+/// (as clang prints it), CharColumn counts Unicode code points (as SARIF's
+/// columnKind "unicodeCodePoints" wants it).
+struct TextPos {
+  unsigned Line = 0;
+  unsigned Column = 0;
+  unsigned CharColumn = 0;
+};
+
+struct SourceRef {
+  std::string Path; ///< Absolute, normalized.
+  unsigned Offset = 0;
+  TextPos Pos;
+};
+
+struct ReportNote {
+  SourceRef Loc;
+  std::string Message;
+};
+
+/// One replacement of a fix: [Offset, Offset + Length) becomes Text.
+struct ReportEdit {
+  std::string Path;
+  unsigned Offset = 0;
+  unsigned Length = 0;
+  TextPos Begin, End;
+  std::string Text;
+};
+
+struct ReportFinding {
+  std::string Check;
+  std::string Message;
+  bool IsError = false; ///< Promoted by WarningsAsErrors.
+  bool AlwaysEmpty = false;
+  SourceRef Loc;
+  /// Qualified name of the enclosing function; empty when unknown.
+  std::string Function;
+  /// The flagged line's text, whitespace-collapsed; input to the fingerprint.
+  std::string LineText;
+  std::vector<ReportNote> Notes;
+  std::vector<ReportEdit> Edits;
+  std::string Fingerprint;
+};
+
+/// A problem with the scan itself (SARIF toolExecutionNotifications).
+struct ReportNotification {
+  std::string Id; ///< "parse-error", "missing-file", "no-compile-command", ...
+  std::string Level; ///< "error", "warning" or "note".
+  std::string Message;
+  std::string Path; ///< Optional.
+  TextPos Pos;      ///< Optional (Line == 0 when absent).
+};
+
+struct Report {
+  std::vector<ReportFinding> Findings;
+  std::vector<ReportNotification> Notifications;
+  bool ExecutionSuccessful = true;
+  std::vector<std::string> CommandLine;
+  std::string WorkingDirectory;
+  unsigned TranslationUnits = 0;
+  unsigned SuppressedByBaseline = 0;
+};
+
+/// Where paths in reports are anchored. Empty: absolute paths everywhere.
+struct PathOptions {
+  std::string SourceRoot; ///< Absolute, no trailing separator.
+};
+
+/// Path of \p Abs relative to the source root when it lies under it, else
+/// \p Abs unchanged. Always uses '/' separators in the relative case.
+std::string relativePath(llvm::StringRef Abs, const PathOptions &Paths);
+/// True when \p Abs lies under the source root.
+bool isUnderSourceRoot(llvm::StringRef Abs, const PathOptions &Paths);
+
+// Fingerprints and baselines (Baseline.cpp).
+
+/// The partialFingerprints key wrapguard writes and reads.
+inline constexpr const char *FingerprintKey = "wrapguard/v1";
+/// Fills ReportFinding::Fingerprint. Findings must be sorted by location:
+/// identical findings are told apart by their order in a file.
+void assignFingerprints(std::vector<ReportFinding> &Findings,
+                        const PathOptions &Paths);
+/// The fingerprints of every result in a SARIF file.
+llvm::Expected<llvm::StringSet<>> loadBaseline(llvm::StringRef SarifPath);
+/// Drops findings whose fingerprint is in \p Baseline; returns how many.
+unsigned applyBaseline(std::vector<ReportFinding> &Findings,
+                       const llvm::StringSet<> &Baseline);
+
+// Shards (Shard.cpp).
+
+struct ShardSpec {
+  unsigned Index = 1; ///< 1-based.
+  unsigned Count = 1;
+};
+/// Parses "K/N" with 1 <= K <= N.
+llvm::Expected<ShardSpec> parseShard(llvm::StringRef Text);
+/// The files of shard \p Spec, out of the sorted, deduplicated \p Files.
+std::vector<std::string> selectShard(llvm::ArrayRef<std::string> Files,
+                                     ShardSpec Spec);
+
+// Writers.
+
+struct ToolInfo {
+  std::string Name = "wrapguard";
+  std::string Version;
+  std::string InformationUri;
+};
+
+void writeSarif(const Report &R, const ToolInfo &Tool, const PathOptions &Paths,
+                llvm::raw_ostream &OS);
+void writeJson(const Report &R, const PathOptions &Paths,
+               llvm::raw_ostream &OS);
+
+/// `wrapguard merge a.sarif b.sarif ...`: joins the runs of several SARIF
+/// logs into one log with one run. Returns the process exit code.
+int runMerge(llvm::ArrayRef<std::string> Inputs, llvm::StringRef Output);
+
+/// Percent-encodes a path for a URI (RFC 3986 path characters kept).
+std::string encodeUriPath(llvm::StringRef Path);
+
+} // namespace wrapguard
+
+#endif

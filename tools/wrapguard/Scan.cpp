@@ -1,0 +1,315 @@
+//===- Scan.cpp - Runs clang-tidy's machinery over many TUs ---------------===//
+
+#include "Scan.h"
+#include "clang-tidy/ClangTidy.h"
+#include "clang-tidy/ClangTidyModule.h"
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Frontend/MultiplexConsumer.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/thread.h"
+#include <atomic>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+#include <mutex>
+#include <thread>
+
+using namespace clang;
+using namespace clang::tidy;
+using namespace clang::tooling;
+
+namespace wrapguard {
+
+namespace {
+
+/// Sits in front of ClangTidyDiagnosticConsumer and remembers where
+/// diagnostics were reported, so FunctionLocator can name their enclosing
+/// functions before the AST goes away.
+class RecordingConsumer : public DiagnosticConsumer {
+public:
+  RecordingConsumer(
+      DiagnosticConsumer &Target,
+      std::vector<std::pair<const SourceManager *, SourceLocation>> &Pending)
+      : Target(Target), Pending(Pending) {}
+
+  void BeginSourceFile(const LangOptions &LO, const Preprocessor *PP) override {
+    Target.BeginSourceFile(LO, PP);
+  }
+  void EndSourceFile() override { Target.EndSourceFile(); }
+  void finish() override { Target.finish(); }
+  bool IncludeInDiagnosticCounts() const override {
+    return Target.IncludeInDiagnosticCounts();
+  }
+  void HandleDiagnostic(DiagnosticsEngine::Level Level,
+                        const clang::Diagnostic &Info) override {
+    DiagnosticConsumer::HandleDiagnostic(Level, Info);
+    if (Level == DiagnosticsEngine::Warning && Info.hasSourceManager() &&
+        Info.getLocation().isValid())
+      Pending.emplace_back(&Info.getSourceManager(), Info.getLocation());
+    Target.HandleDiagnostic(Level, Info);
+  }
+
+private:
+  DiagnosticConsumer &Target;
+  std::vector<std::pair<const SourceManager *, SourceLocation>> &Pending;
+};
+
+/// After the checks have run on a TU, finds the innermost named function
+/// (lambdas excluded: they report as their enclosing function) around each
+/// recorded diagnostic. Declarations that contain none are skipped whole,
+/// so a clean TU costs nothing and a dirty one a fraction of a traversal.
+class FunctionLocator : public ASTConsumer,
+                        public RecursiveASTVisitor<FunctionLocator> {
+public:
+  FunctionLocator(
+      std::vector<std::pair<const SourceManager *, SourceLocation>> &Pending,
+      std::map<std::pair<std::string, unsigned>, std::string> &Out)
+      : Pending(Pending), Out(Out) {}
+
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    SM = &Ctx.getSourceManager();
+    for (auto &[PendingSM, Loc] : Pending)
+      if (PendingSM == SM)
+        Targets.push_back({SM->getFileLoc(Loc), nullptr, 0});
+    Pending.clear();
+    if (Targets.empty())
+      return;
+    TraverseDecl(Ctx.getTranslationUnitDecl());
+    for (const Target &T : Targets)
+      if (T.Best)
+        Out[{SM->getFilename(T.Loc).str(), SM->getFileOffset(T.Loc)}] =
+            T.Best->getQualifiedNameAsString();
+    Targets.clear();
+  }
+
+  bool TraverseDecl(Decl *D) {
+    if (!D)
+      return true;
+    if (!isa<TranslationUnitDecl>(D)) {
+      SourceRange R = expansionRange(D->getSourceRange());
+      if (R.isValid() && !containsAny(R))
+        return true;
+    }
+    return RecursiveASTVisitor::TraverseDecl(D);
+  }
+
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (!FD->doesThisDeclarationHaveABody())
+      return true;
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+      if (MD->getParent()->isLambda())
+        return true;
+    SourceRange R = expansionRange(FD->getSourceRange());
+    if (R.isInvalid())
+      return true;
+    unsigned Length =
+        SM->getFileOffset(R.getEnd()) - SM->getFileOffset(R.getBegin());
+    for (Target &T : Targets)
+      if (contains(R, T.Loc) && (!T.Best || Length <= T.BestLength)) {
+        T.Best = FD;
+        T.BestLength = Length;
+      }
+    return true;
+  }
+
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool shouldVisitLambdaBody() const { return true; }
+
+private:
+  struct Target {
+    SourceLocation Loc;
+    const FunctionDecl *Best;
+    unsigned BestLength;
+  };
+
+  SourceRange expansionRange(SourceRange R) const {
+    if (R.isInvalid())
+      return R;
+    SourceLocation B = SM->getExpansionLoc(R.getBegin());
+    SourceLocation E = SM->getExpansionRange(R.getEnd()).getEnd();
+    if (SM->getFileID(B) != SM->getFileID(E))
+      return SourceRange();
+    return SourceRange(B, E);
+  }
+  bool contains(SourceRange R, SourceLocation L) const {
+    return !SM->isBeforeInTranslationUnit(L, R.getBegin()) &&
+           !SM->isBeforeInTranslationUnit(R.getEnd(), L);
+  }
+  bool containsAny(SourceRange R) const {
+    for (const Target &T : Targets)
+      if (contains(R, T.Loc))
+        return true;
+    return false;
+  }
+
+  std::vector<std::pair<const SourceManager *, SourceLocation>> &Pending;
+  std::map<std::pair<std::string, unsigned>, std::string> &Out;
+  const SourceManager *SM = nullptr;
+  std::vector<Target> Targets;
+};
+
+/// clang-tidy's own action (see runClangTidy), plus the FunctionLocator.
+class TidyActionFactory : public FrontendActionFactory {
+public:
+  TidyActionFactory(
+      ClangTidyContext &Context,
+      IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
+      std::vector<std::pair<const SourceManager *, SourceLocation>> &Pending,
+      std::map<std::pair<std::string, unsigned>, std::string> &Functions)
+      : ConsumerFactory(Context, std::move(BaseFS)), Pending(Pending),
+        Functions(Functions) {}
+
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<Action>(*this);
+  }
+
+  bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation,
+                     FileManager *Files,
+                     std::shared_ptr<PCHContainerOperations> PCHContainerOps,
+                     DiagnosticConsumer *DiagConsumer) override {
+    // As clang-tidy does: checks may test for __clang_analyzer__.
+    Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
+    // No "N warnings generated." per TU: the driver prints one summary.
+    Invocation->getDiagnosticOpts().ShowCarets = false;
+    return FrontendActionFactory::runInvocation(Invocation, Files,
+                                                PCHContainerOps, DiagConsumer);
+  }
+
+private:
+  class Action : public ASTFrontendAction {
+  public:
+    explicit Action(TidyActionFactory &Parent) : Parent(Parent) {}
+    std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &Compiler,
+                                                   StringRef File) override {
+      std::vector<std::unique_ptr<ASTConsumer>> Consumers;
+      Consumers.push_back(
+          Parent.ConsumerFactory.createASTConsumer(Compiler, File));
+      // After the checks, so every diagnostic has been recorded.
+      Consumers.push_back(
+          std::make_unique<FunctionLocator>(Parent.Pending, Parent.Functions));
+      return std::make_unique<MultiplexConsumer>(std::move(Consumers));
+    }
+
+  private:
+    TidyActionFactory &Parent;
+  };
+
+  ClangTidyASTConsumerFactory ConsumerFactory;
+  std::vector<std::pair<const SourceManager *, SourceLocation>> &Pending;
+  std::map<std::pair<std::string, unsigned>, std::string> &Functions;
+};
+
+TUResult scanOne(const CompilationDatabase &DB, const std::string &File,
+                 const ScanOptions &Options) {
+  TUResult Out;
+  Out.File = File;
+
+  // A physical file system whose working directory is its own: the shared
+  // real file system follows the process's directory, and ClangTool changes
+  // it to each command's directory, which would race between threads.
+  IntrusiveRefCntPtr<llvm::vfs::FileSystem> Physical(
+      llvm::vfs::createPhysicalFileSystem().release());
+  auto BaseFS =
+      llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(Physical);
+
+  std::unique_ptr<ClangTidyOptionsProvider> Provider;
+  if (Options.Config)
+    Provider = std::make_unique<ConfigOptionsProvider>(
+        Options.Global, Options.Defaults, *Options.Config, Options.Overrides,
+        Physical);
+  else
+    Provider = std::make_unique<FileOptionsProvider>(
+        Options.Global, Options.Defaults, Options.Overrides, Physical);
+  ClangTidyContext Context(std::move(Provider));
+
+  ClangTool Tool(DB, {File}, std::make_shared<PCHContainerOperations>(),
+                 BaseFS);
+  Tool.appendArgumentsAdjuster(
+      [&Context](const CommandLineArguments &Args, StringRef Filename) {
+        ClangTidyOptions Opts = Context.getOptionsForFile(Filename);
+        CommandLineArguments Adjusted = Args;
+        if (Opts.ExtraArgsBefore) {
+          auto I = Adjusted.begin();
+          if (I != Adjusted.end() && !StringRef(*I).starts_with("-"))
+            ++I; // The compiler's name.
+          Adjusted.insert(I, Opts.ExtraArgsBefore->begin(),
+                          Opts.ExtraArgsBefore->end());
+        }
+        if (Opts.ExtraArgs)
+          Adjusted.insert(Adjusted.end(), Opts.ExtraArgs->begin(),
+                          Opts.ExtraArgs->end());
+        return Adjusted;
+      });
+  Tool.appendArgumentsAdjuster(getStripPluginsAdjuster());
+
+  ClangTidyDiagnosticConsumer TidyConsumer(Context, nullptr,
+                                           /*RemoveIncompatibleErrors=*/true,
+                                           /*GetFixesFromNotes=*/false);
+  std::vector<std::pair<const SourceManager *, SourceLocation>> Pending;
+  RecordingConsumer Recorder(TidyConsumer, Pending);
+  DiagnosticsEngine DE(new DiagnosticIDs(), new DiagnosticOptions(), &Recorder,
+                       /*ShouldOwnClient=*/false);
+  Context.setDiagnosticsEngine(&DE);
+  Tool.setDiagnosticConsumer(&Recorder);
+  // clang-tidy prints "Error while processing" itself; the driver reports
+  // failures in its own words, once.
+  Tool.setPrintErrorMessage(false);
+
+  TidyActionFactory Factory(Context, BaseFS, Pending, Out.Functions);
+  int Status = Tool.run(&Factory);
+  Out.Errors = TidyConsumer.take();
+  Out.Parsed = Status == 0 && llvm::none_of(Out.Errors, isCompilerError);
+  return Out;
+}
+
+} // namespace
+
+std::vector<TUResult> scanFiles(const CompilationDatabase &DB,
+                                const std::vector<std::string> &Files,
+                                const ScanOptions &Options,
+                                const ProgressFn &Progress) {
+  std::vector<TUResult> Results(Files.size());
+  std::atomic<size_t> Next{0};
+  std::mutex ProgressMutex;
+  unsigned Done = 0, Findings = 0;
+
+  auto Worker = [&] {
+    for (size_t I = Next++; I < Files.size(); I = Next++) {
+      Results[I] = scanOne(DB, Files[I], Options);
+#if defined(__GLIBC__)
+      // A TU's AST is freed here, but glibc keeps the pages of its
+      // per-thread arenas; without this the process holds on to its peak
+      // across TUs, where run-clang-tidy's processes give theirs back at exit.
+      malloc_trim(0);
+#endif
+      std::lock_guard<std::mutex> Lock(ProgressMutex);
+      ++Done;
+      for (const ClangTidyError &E : Results[I].Errors)
+        if (!isCompilerError(E))
+          ++Findings;
+      if (Progress)
+        Progress(Done, Files.size(), Findings);
+    }
+  };
+
+  unsigned Jobs = std::max(1u, std::min<unsigned>(Options.Jobs, Files.size()));
+  if (Jobs == 1) {
+    Worker();
+    return Results;
+  }
+  // Parsing C++ recurses deeply; give workers the main thread's usual 8 MiB.
+  std::vector<llvm::thread> Threads;
+  for (unsigned J = 0; J < Jobs; ++J)
+    Threads.emplace_back(std::optional<unsigned>(8u << 20), Worker);
+  for (llvm::thread &T : Threads)
+    T.join();
+  return Results;
+}
+
+} // namespace wrapguard

@@ -1,0 +1,63 @@
+//===- Scan.h - Runs clang-tidy's machinery over many TUs -------*- C++ -*-===//
+//
+// Each translation unit gets its own ClangTidyContext, ClangTool and
+// diagnostic consumer, so TUs run on worker threads without sharing mutable
+// state. The per-TU code mirrors clang::tidy::runClangTidy, with two
+// additions: the working directory is kept per TU instead of per process,
+// and the enclosing function of every diagnostic is looked up while the AST
+// is still alive.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WRAPGUARD_TOOLS_SCAN_H
+#define WRAPGUARD_TOOLS_SCAN_H
+
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "clang-tidy/ClangTidyOptions.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace wrapguard {
+
+struct ScanOptions {
+  clang::tidy::ClangTidyGlobalOptions Global;
+  clang::tidy::ClangTidyOptions Defaults;
+  clang::tidy::ClangTidyOptions Overrides;
+  /// From --config / --config-file: replaces .clang-tidy discovery.
+  std::optional<clang::tidy::ClangTidyOptions> Config;
+  unsigned Jobs = 1;
+};
+
+struct TUResult {
+  std::string File;
+  /// False when the TU did not parse (compiler errors or a driver failure).
+  bool Parsed = true;
+  std::vector<clang::tidy::ClangTidyError> Errors;
+  /// (file as in the diagnostic, file offset) -> enclosing function.
+  std::map<std::pair<std::string, unsigned>, std::string> Functions;
+};
+
+/// Called after each TU, serialized: (TUs done, total, findings so far).
+using ProgressFn = std::function<void(unsigned, unsigned, unsigned)>;
+
+/// Runs the configured checks on \p Files; results come back in the order
+/// of \p Files whatever the scheduling.
+std::vector<TUResult> scanFiles(const clang::tooling::CompilationDatabase &DB,
+                                const std::vector<std::string> &Files,
+                                const ScanOptions &Options,
+                                const ProgressFn &Progress);
+
+/// True for the diagnostics clang-tidy makes of compiler errors.
+inline bool isCompilerError(const clang::tidy::ClangTidyError &E) {
+  return E.DiagnosticName == "clang-diagnostic-error" ||
+         (E.DiagLevel == clang::tooling::Diagnostic::Error &&
+          llvm::StringRef(E.DiagnosticName).starts_with("clang-diagnostic-"));
+}
+
+} // namespace wrapguard
+
+#endif
