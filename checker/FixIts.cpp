@@ -4,7 +4,7 @@
 #include "PolicyCallModel.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -44,25 +44,26 @@ enum class Use {
 /// How the call's result is used. A bare statement inside `{...}` can take a
 /// guarding `if` without changing what an `else` binds to; a statement in
 /// any other place cannot.
-static Use useOf(const CallExpr &Call, ASTContext &Ctx) {
-  DynTypedNode Node = DynTypedNode::create(Call);
+static Use useOf(const CallExpr &Call, const Stmt &Body) {
+  // A parent map of the enclosing body only: ASTContext::getParents would
+  // index the whole TU, LibTorch's headers included, which cost seconds.
+  ParentMap PM(const_cast<Stmt *>(&Body));
+  const Stmt *Node = &Call;
   for (int Depth = 0; Depth < 6; ++Depth) {
-    auto Parents = Ctx.getParents(Node);
-    if (Parents.size() != 1)
+    const Stmt *S = PM.getParent(Node);
+    if (!S)
       return Use::Value;
-    const DynTypedNode &P = Parents[0];
-    if (P.get<CompoundStmt>())
+    if (isa<CompoundStmt>(S))
       return Use::StatementInBlock;
     // Cleanups, temporaries and implicit conversions wrap a statement call.
-    if (P.get<ExprWithCleanups>() || P.get<ImplicitCastExpr>() ||
-        P.get<CXXBindTemporaryExpr>() || P.get<MaterializeTemporaryExpr>()) {
-      Node = P;
+    if (isa<ExprWithCleanups, ImplicitCastExpr, CXXBindTemporaryExpr,
+            MaterializeTemporaryExpr>(S)) {
+      Node = S;
       continue;
     }
-    const Stmt *S = P.get<Stmt>();
-    if (!S || isa<Expr>(S) || isa<ReturnStmt>(S) || isa<DeclStmt>(S))
+    if (isa<Expr>(S) || isa<ReturnStmt>(S) || isa<DeclStmt>(S))
       return Use::Value;
-    const Stmt *Child = Node.get<Stmt>();
+    const Stmt *Child = Node;
     // Conditions are values; bodies (and a for-increment) are statements.
     if (const auto *If = dyn_cast<IfStmt>(S))
       return If->getCond() == Child ? Use::Value : Use::OtherStatement;
@@ -103,8 +104,8 @@ static std::string joinArgs(llvm::ArrayRef<const Expr *> Args,
   return Out;
 }
 
-void addRepair(const CallSite &Site, StringRef Name, ASTContext &Ctx,
-               const AnalysisOptions &Opts, Finding &F) {
+void addRepair(const CallSite &Site, StringRef Name, const Stmt &Body,
+               ASTContext &Ctx, const AnalysisOptions &Opts, Finding &F) {
   if (Opts.Fix == FixMode::None)
     return;
   const CallExpr &Call = *Site.Call;
@@ -124,7 +125,7 @@ void addRepair(const CallSite &Site, StringRef Name, ASTContext &Ctx,
                    Site.Kind == CallableKind::FunctionPointer);
   CharSourceRange CallRange = CharSourceRange::getTokenRange(Call.getSourceRange());
 
-  Use U = useOf(Call, Ctx);
+  Use U = useOf(Call, Body);
   if (U == Use::OtherStatement)
     return AddNote();
   if (U == Use::StatementInBlock) {

@@ -29,8 +29,10 @@ struct CallSite {
 };
 
 /// Adds the repair for Site to F (Fixes, or a note when there is none).
+/// Body is the enclosing function's body, where the call's use is looked up.
 void addRepair(const CallSite &Site, llvm::StringRef Name,
-               clang::ASTContext &Ctx, const AnalysisOptions &Opts, Finding &F);
+               const clang::Stmt &Body, clang::ASTContext &Ctx,
+               const AnalysisOptions &Opts, Finding &F);
 
 /// The source text of a range of tokens, or "" inside macros.
 std::string sourceText(clang::SourceRange R, const clang::ASTContext &Ctx);

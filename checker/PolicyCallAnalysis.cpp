@@ -334,7 +334,7 @@ std::vector<Finding> PolicyCallAnalyzer::Impl::analyze(const FunctionDecl &FD,
                               Name)
                     .str();
     addOriginNote(V.Site, FD, Name, F);
-    addRepair(V.Site, Name, Ctx, Opts, F);
+    addRepair(V.Site, Name, *FD.getBody(), Ctx, Opts, F);
     Findings.push_back(std::move(F));
   }
   return Findings;
