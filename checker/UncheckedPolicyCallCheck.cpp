@@ -62,13 +62,17 @@ void UncheckedPolicyCallCheck::registerMatchers(MatchFinder *Finder) {
   // Every function body in the TU, template instantiations included (the
   // matcher traverses them by default); lambda call operators are reached
   // through their LambdaExpr because the matcher does not visit them as
-  // declarations.
+  // declarations. Library code in system headers (LibTorch's
+  // thousands of inline functions) is rejected in the matcher, before any
+  // callback runs.
   Finder->addMatcher(
-      functionDecl(isDefinition(), unless(isImplicit()),
+      functionDecl(unless(isExpansionInSystemHeader()), isDefinition(),
+                   unless(isImplicit()),
                    unless(cxxMethodDecl(ofClass(cxxRecordDecl(isLambda())))))
           .bind(FuncID),
       this);
-  Finder->addMatcher(lambdaExpr().bind(LambdaID), this);
+  Finder->addMatcher(
+      lambdaExpr(unless(isExpansionInSystemHeader())).bind(LambdaID), this);
 }
 
 void UncheckedPolicyCallCheck::registerPPCallbacks(
