@@ -181,10 +181,7 @@ public:
     return true;
   }
   bool VisitCallExpr(CallExpr *C) {
-    const FunctionDecl *FD = C->getDirectCallee();
-    if (FD && FD->isInStdNamespace() && FD->getIdentifier() &&
-        FD->getName() == "move" && C->getNumArgs() == 1 &&
-        refersToV(C->getArg(0))) {
+    if (const Expr *Moved = movedFromObject(C); Moved && refersToV(Moved)) {
       Origin O;
       O.Loc = C->getBeginLoc();
       O.MovedFrom = true;
@@ -228,14 +225,7 @@ static bool isNullish(const Expr *E, ASTContext &Ctx) {
     return ILE->getNumInits() == 0;
   if (isa<ImplicitValueInitExpr, CXXScalarValueInitExpr>(E))
     return true;
-  if (E->getType()->isNullPtrType())
-    return true;
-  if (const auto *RD = E->getType()->getAsCXXRecordDecl())
-    if (RD->isInStdNamespace() && RD->getName() == "nullopt_t")
-      return true;
-  return !E->isValueDependent() &&
-         E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) !=
-             Expr::NPCK_NotNull;
+  return isNullLiteral(E, Ctx);
 }
 
 //===----------------------------------------------------------------------===//

@@ -155,7 +155,7 @@ CallableState PolicyCallModel::getState(const Expr &E, const Environment &Env,
 // The transfer function.
 //===----------------------------------------------------------------------===//
 
-static bool isNullLiteral(const Expr *E, ASTContext &Ctx) {
+bool isNullLiteral(const Expr *E, ASTContext &Ctx) {
   E = stripNoise(E);
   if (!E)
     return false;
@@ -171,7 +171,7 @@ static bool isNullLiteral(const Expr *E, ASTContext &Ctx) {
 
 /// `std::move(x)` (or std::forward) returns the location of x: the object a
 /// move constructor or assignment leaves moved-from.
-static const Expr *movedFromObject(const Expr *Arg) {
+const Expr *movedFromObject(const Expr *Arg) {
   const auto *Call = dyn_cast_or_null<CallExpr>(stripNoise(Arg));
   if (!Call || Call->getNumArgs() != 1)
     return nullptr;

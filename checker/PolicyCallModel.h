@@ -144,6 +144,12 @@ llvm::Error runPolicyCallModel(
 bool provesCheaply(const clang::dataflow::Environment &Env,
                    const clang::dataflow::Formula &F);
 
+/// `nullptr`, `NULL`, `0`, `std::nullopt`: a literal empty value.
+bool isNullLiteral(const clang::Expr *E, clang::ASTContext &Ctx);
+
+/// For `std::move(x)`, the expression x; else null.
+const clang::Expr *movedFromObject(const clang::Expr *Arg);
+
 /// Strips what never changes which object an expression denotes: parens,
 /// implicit casts, temporaries and full-expression cleanups.
 const clang::Expr *stripNoise(const clang::Expr *E);
