@@ -186,7 +186,7 @@ class PolicyCallModel::Transfer {
 public:
   Transfer(PolicyCallModel &M, Environment &Env)
       : Types(M.Types), Oracle(M.Oracle), Facts(M.Facts),
-        Ctx(M.getASTContext()), Env(Env), A(Env.arena()) {}
+        Ctx(M.getASTContext()), Env(Env) {}
 
   void run(const Stmt &S) {
     const auto *E = dyn_cast<Expr>(&S);
@@ -329,13 +329,13 @@ private:
 
   /// Arguments passed by non-const reference or pointer may be reassigned by
   /// the callee: forget what we knew.
-  void invalidateArgs(const FunctionDecl *FD, llvm::ArrayRef<const Expr *> Args,
-                      unsigned ParamOffset) {
+  void invalidateArgs(const FunctionDecl *FD,
+                      llvm::ArrayRef<const Expr *> Args) {
     for (unsigned I = 0; I < Args.size(); ++I) {
       const Expr *Arg = Args[I];
       QualType ParamTy;
-      if (FD && I + ParamOffset < FD->getNumParams())
-        ParamTy = FD->getParamDecl(I + ParamOffset)->getType();
+      if (FD && I < FD->getNumParams())
+        ParamTy = FD->getParamDecl(I)->getType();
       if (ParamTy.isNull())
         continue;
       if (ParamTy->isLValueReferenceType() &&
@@ -358,7 +358,7 @@ private:
   void transferConstruct(const CXXConstructExpr &CE) {
     const CXXConstructorDecl *Ctor = CE.getConstructor();
     if (Ctor)
-      invalidateArgs(Ctor, llvm::ArrayRef(CE.getArgs(), CE.getNumArgs()), 0);
+      invalidateArgs(Ctor, llvm::ArrayRef(CE.getArgs(), CE.getNumArgs()));
     CallableKind K = kindOf(CE);
     if (!isRecordKind(K) || !Ctor)
       return;
@@ -521,12 +521,11 @@ private:
       return;
     // Operator calls pass the object as argument 0 where a method has no
     // parameter for it.
-    unsigned Offset = 0;
     llvm::ArrayRef<const Expr *> Args(C.getArgs(), C.getNumArgs());
     if (isa<CXXOperatorCallExpr>(C) && isa_and_nonnull<CXXMethodDecl>(FD) &&
         !Args.empty())
       Args = Args.drop_front();
-    invalidateArgs(FD, Args, Offset);
+    invalidateArgs(FD, Args);
 
     if (kindOf(C) == CallableKind::None)
       return;
@@ -657,7 +656,6 @@ private:
   PathFacts &Facts;
   ASTContext &Ctx;
   Environment &Env;
-  Arena &A;
 };
 
 PolicyCallModel::PolicyCallModel(ASTContext &Ctx, Environment &Env,

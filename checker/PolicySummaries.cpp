@@ -70,8 +70,7 @@ static bool isAnnotatedNullable(const FunctionDecl *FD) {
   return false;
 }
 
-Emptiness PolicySummaries::byNameOrAnnotation(const CallExpr &Call,
-                                              const FunctionDecl *FD) {
+Emptiness PolicySummaries::byName(const CallExpr &Call) {
   if (matchesPolicyName(calleeName(Call)))
     return Emptiness::MayBeEmpty;
   return Emptiness::Unknown;
@@ -96,7 +95,7 @@ Emptiness PolicySummaries::classifyCallResult(const CallExpr &Call) {
       return Emptiness::MayBeEmpty;
 
   if (!FD)
-    return byNameOrAnnotation(Call, FD);
+    return byName(Call);
   if (const auto *Conv = dyn_cast<CXXConversionDecl>(FD))
     if (Conv->getParent()->isLambda())
       return Emptiness::NonEmpty; // A captureless lambda to function pointer.
@@ -105,7 +104,7 @@ Emptiness PolicySummaries::classifyCallResult(const CallExpr &Call) {
   // std::function::operator() and friends: the callee that matters is the
   // object being called, known only by its name.
   if (Ctx.getSourceManager().isInSystemHeader(FD->getLocation()))
-    return byNameOrAnnotation(Call, FD);
+    return byName(Call);
 
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD)) {
     bool Devirtualized = false;
@@ -114,7 +113,7 @@ Emptiness PolicySummaries::classifyCallResult(const CallExpr &Call) {
         Devirtualized = ME->hasQualifier() || MD->hasAttr<FinalAttr>() ||
                         MD->getParent()->hasAttr<FinalAttr>();
     if (MD->isVirtual() && !Devirtualized)
-      return byNameOrAnnotation(Call, FD);
+      return byName(Call);
   }
   const FunctionDecl *Def = nullptr;
   if (FD->hasBody(Def) && Def) {
@@ -122,7 +121,7 @@ Emptiness PolicySummaries::classifyCallResult(const CallExpr &Call) {
     if (S != Emptiness::Unknown)
       return S;
   }
-  return byNameOrAnnotation(Call, FD);
+  return byName(Call);
 }
 
 Emptiness PolicySummaries::summarize(const FunctionDecl &Def) {

@@ -37,8 +37,8 @@ public:
   bool matchesPolicyName(llvm::StringRef Name) const;
 
 private:
-  Emptiness byNameOrAnnotation(const clang::CallExpr &Call,
-                               const clang::FunctionDecl *FD);
+  /// A source when the callee's name matches PolicyNames, else unknown.
+  Emptiness byName(const clang::CallExpr &Call);
 
   clang::ASTContext &Ctx;
   const AnalysisOptions &Opts;
