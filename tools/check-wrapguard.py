@@ -182,16 +182,21 @@ def main(argv):
     # Every later step runs even when an earlier one failed, so one run
     # shows both a missing warning and, say, a fix that does not compile.
     failures = []
+
+    def filecheck_step(check_prefixes, extra, text, title, shown):
+        """FileCheck `text` against the test's lines for `check_prefixes`."""
+        fc = [filecheck, opts["input"], "--check-prefixes=" + ",".join(check_prefixes)] + \
+            extra + ["--dump-input=never"]
+        frc, fout = run(fc, text)
+        if frc != 0:
+            failures.append(report(title, fc, shown, "clang-tidy command:\n  %s\nFileCheck says:\n%s"
+                                   % (quote(cmd), fout.rstrip())))
+
     # The summary lines ("N warnings generated.", "Suppressed ...") carry no
     # "warning:" and so never trip the implicit checks.
     if msg_prefixes:
-        fc = [filecheck, opts["input"], "--check-prefixes=" + ",".join(msg_prefixes),
-              "--implicit-check-not={{warning|error}}:", "--dump-input=never"]
-        frc, fout = run(fc, output)
-        if frc != 0:
-            failures.append(report("CHECK-MESSAGES did not match clang-tidy's output",
-                                   fc, output, "clang-tidy command:\n  %s\nFileCheck says:\n%s"
-                                   % (quote(cmd), fout.rstrip())))
+        filecheck_step(msg_prefixes, ["--implicit-check-not={{warning|error}}:"], output,
+                       "CHECK-MESSAGES did not match clang-tidy's output", output)
     elif not note_prefixes:
         unexpected = [l for l in output.splitlines() if re.search(r"\b(warning|error):", l)]
         if unexpected:
@@ -201,24 +206,14 @@ def main(argv):
                 cmd, output))
 
     if note_prefixes:
-        fc = [filecheck, opts["input"], "--check-prefixes=" + ",".join(note_prefixes),
-              "--implicit-check-not={{note|warning|error}}:", "--dump-input=never"]
-        frc, fout = run(fc, output)
-        if frc != 0:
-            failures.append(report("CHECK-NOTES did not match clang-tidy's output",
-                                   fc, output, "clang-tidy command:\n  %s\nFileCheck says:\n%s"
-                                   % (quote(cmd), fout.rstrip())))
+        filecheck_step(note_prefixes, ["--implicit-check-not={{note|warning|error}}:"], output,
+                       "CHECK-NOTES did not match clang-tidy's output", output)
 
     with open(temp_cpp, encoding="utf-8") as f:
         fixed = f.read()
     if fix_prefixes:
-        fc = [filecheck, opts["input"], "--check-prefixes=" + ",".join(fix_prefixes),
-              "--strict-whitespace", "--dump-input=never"]
-        frc, fout = run(fc, fixed)
-        if frc != 0:
-            failures.append(report("CHECK-FIXES did not match the fixed file",
-                                   fc, numbered(fixed), "clang-tidy command:\n  %s\nFileCheck says:\n%s"
-                                   % (quote(cmd), fout.rstrip())))
+        filecheck_step(fix_prefixes, ["--strict-whitespace"], fixed,
+                       "CHECK-FIXES did not match the fixed file", numbered(fixed))
 
     if opts["compile"]:
         cc = [clangxx, "-fsyntax-only", "-I", shim_include] + base_args + [temp_cpp]
