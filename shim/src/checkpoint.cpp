@@ -1,19 +1,22 @@
-// Activation checkpointing (the autograd node, CheckpointWrapper,
-// checkpoint_sequential) and the wrap policies that place it.
+//===- checkpoint.cpp - Activation checkpointing and wrap policies --------===//
+//
+// The autograd node behind CheckpointWrapper, checkpoint() and
+// checkpoint_sequential(), and the wrap policies that place it.
 #include <wrapguard/call.h>
 #include <wrapguard/checkpoint.h>
 #include <wrapguard/policy.h>
 
+#include <ATen/Context.h>
 #include <ATen/autocast_mode.h>
 #include <ATen/core/Generator.h>
-#include <ATen/Context.h>
+#include <c10/util/Exception.h>
+#include <torch/autograd.h>
 #include <torch/csrc/autograd/engine.h>
 #include <torch/version.h>
 
 #include <algorithm>
 #include <set>
 #include <sstream>
-#include <stdexcept>
 
 namespace wrapguard {
 namespace {
@@ -32,7 +35,8 @@ struct AutocastState {
 
   static AutocastState capture() {
     AutocastState s;
-#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
+#if TORCH_VERSION_MAJOR > 2 ||                                                 \
+    (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
     s.cpu_enabled = at::autocast::is_autocast_enabled(at::kCPU);
     s.gpu_enabled = at::autocast::is_autocast_enabled(at::kCUDA);
     s.cpu_dtype = at::autocast::get_autocast_dtype(at::kCPU);
@@ -46,7 +50,8 @@ struct AutocastState {
     return s;
   }
   void apply() const {
-#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
+#if TORCH_VERSION_MAJOR > 2 ||                                                 \
+    (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
     at::autocast::set_autocast_enabled(at::kCPU, cpu_enabled);
     at::autocast::set_autocast_enabled(at::kCUDA, gpu_enabled);
     at::autocast::set_autocast_dtype(at::kCPU, cpu_dtype);
@@ -68,7 +73,7 @@ struct RngState {
   Tensor cpu;
   std::vector<std::pair<c10::DeviceIndex, Tensor>> cuda;
 
-  static RngState capture(const std::set<c10::DeviceIndex>& cuda_devices) {
+  static RngState capture(const std::set<c10::DeviceIndex> &cuda_devices) {
     RngState s;
     {
       at::Generator gen = at::detail::getDefaultCPUGenerator();
@@ -89,7 +94,7 @@ struct RngState {
       std::lock_guard<std::mutex> lock(gen.mutex());
       gen.set_state(cpu);
     }
-    for (const auto& entry : cuda) {
+    for (const auto &entry : cuda) {
       at::Generator gen = at::globalContext().defaultGenerator(
           at::Device(at::kCUDA, entry.first));
       std::lock_guard<std::mutex> lock(gen.mutex());
@@ -98,11 +103,11 @@ struct RngState {
   }
 };
 
-std::set<c10::DeviceIndex> cuda_devices_of(const std::vector<Tensor>& a,
-                                           const std::vector<Tensor>& b) {
+std::set<c10::DeviceIndex> cuda_devices_of(const std::vector<Tensor> &a,
+                                           const std::vector<Tensor> &b) {
   std::set<c10::DeviceIndex> out;
-  for (const auto* list : {&a, &b})
-    for (const Tensor& t : *list)
+  for (const auto *list : {&a, &b})
+    for (const Tensor &t : *list)
       if (t.defined() && t.is_cuda())
         out.insert(t.get_device());
   return out;
@@ -123,12 +128,12 @@ struct RecomputeState : torch::CustomClassHolder {
   AutocastState autocast;
 };
 
-bool differentiable(const Tensor& t) {
+bool differentiable(const Tensor &t) {
   return t.defined() && (t.is_floating_point() || t.is_complex());
 }
 
 struct CheckpointFunction : torch::autograd::Function<CheckpointFunction> {
-  static variable_list forward(AutogradContext* ctx, at::TensorList all,
+  static variable_list forward(AutogradContext *ctx, at::TensorList all,
                                c10::intrusive_ptr<RecomputeState> state) {
     std::vector<Tensor> inputs(all.begin(), all.begin() + state->num_inputs);
     state->autocast = AutocastState::capture();
@@ -139,7 +144,7 @@ struct CheckpointFunction : torch::autograd::Function<CheckpointFunction> {
     ctx->save_for_backward(inputs);
     std::vector<Tensor> outputs = state->fn(inputs);
     std::vector<Tensor> non_differentiable;
-    for (const Tensor& out : outputs) {
+    for (const Tensor &out : outputs) {
       TORCH_CHECK(out.defined(),
                   "wrapguard: a checkpointed forward returned an undefined "
                   "tensor");
@@ -151,7 +156,7 @@ struct CheckpointFunction : torch::autograd::Function<CheckpointFunction> {
     return outputs;
   }
 
-  static variable_list backward(AutogradContext* ctx,
+  static variable_list backward(AutogradContext *ctx,
                                 variable_list grad_outputs) {
     // The engine runs a backward with grad mode on exactly when it was asked
     // to create a graph of the backward.
@@ -171,38 +176,9 @@ struct CheckpointFunction : torch::autograd::Function<CheckpointFunction> {
           "wrapguard::CheckpointWrapper (or use checkpoint_sequential) "
           "instead");
     }
-    std::vector<Tensor> saved = ctx->get_saved_variables();
-    std::vector<Tensor> detached;
-    detached.reserve(saved.size());
-    for (std::size_t i = 0; i < saved.size(); ++i) {
-      Tensor t = saved[i].defined() ? saved[i].detach() : saved[i];
-      if (differentiable(t) && state->input_requires_grad[i])
-        t.requires_grad_(true);
-      detached.push_back(t);
-    }
-
-    std::vector<Tensor> outputs;
-    {
-      RngState current;
-      if (state->preserve_rng) {
-        current = RngState::capture(state->cuda_devices);
-        state->rng.apply();
-      }
-      AutocastState current_autocast = AutocastState::capture();
-      state->autocast.apply();
-      struct Restore {
-        const RngState* rng;
-        const AutocastState* autocast;
-        ~Restore() {
-          autocast->apply();
-          if (rng)
-            rng->apply();
-        }
-      } restore{state->preserve_rng ? &current : nullptr, &current_autocast};
-      at::AutoGradMode grad_on(true);
-      state->recomputes->fetch_add(1, std::memory_order_relaxed);
-      outputs = state->fn(detached);
-    }
+    std::vector<Tensor> detached =
+        detach_inputs(ctx->get_saved_variables(), *state);
+    std::vector<Tensor> outputs = recompute(*state, detached);
     TORCH_CHECK(outputs.size() == grad_outputs.size(),
                 "wrapguard: the recompute returned ", outputs.size(),
                 " tensors but the forward returned ", grad_outputs.size(),
@@ -215,22 +191,77 @@ struct CheckpointFunction : torch::autograd::Function<CheckpointFunction> {
         root_grads.push_back(grad_outputs[i]);
       }
     }
-
     // One grad per forward argument: the tensors, then the state capsule.
     variable_list grads(state->num_inputs + state->params.size() + 1);
     if (roots.empty())
       return grads;
+    if (state->accumulate_unknown_leaves)
+      accumulate_into_leaves(roots, root_grads, detached, grads);
+    else
+      grads_of_inputs_and_params(roots, root_grads, detached, *state, grads);
+    return grads;
+  }
 
-    if (state->accumulate_unknown_leaves) {
-      // Accumulates into every leaf the recompute reaches: the closure's
-      // parameters and the detached inputs, whose .grad we hand on.
-      torch::autograd::backward(roots, root_grads);
-      for (std::size_t i = 0; i < detached.size(); ++i)
-        if (detached[i].defined() && detached[i].requires_grad())
-          grads[i] = detached[i].grad();
-      return grads;
+private:
+  // The saved inputs, detached; those that required grad do again, so the
+  // recompute builds a graph from them.
+  static std::vector<Tensor> detach_inputs(const std::vector<Tensor> &saved,
+                                           const RecomputeState &state) {
+    std::vector<Tensor> detached;
+    detached.reserve(saved.size());
+    for (std::size_t i = 0; i < saved.size(); ++i) {
+      Tensor t = saved[i].defined() ? saved[i].detach() : saved[i];
+      if (differentiable(t) && state.input_requires_grad[i])
+        t.requires_grad_(true);
+      detached.push_back(t);
     }
+    return detached;
+  }
 
+  // Runs the forward again with grad on, under the forward's RNG and autocast
+  // state, and restores the current ones afterwards (even on an exception).
+  static std::vector<Tensor> recompute(RecomputeState &state,
+                                       const std::vector<Tensor> &inputs) {
+    RngState current;
+    if (state.preserve_rng) {
+      current = RngState::capture(state.cuda_devices);
+      state.rng.apply();
+    }
+    AutocastState current_autocast = AutocastState::capture();
+    state.autocast.apply();
+    struct Restore {
+      const RngState *rng;
+      const AutocastState *autocast;
+      ~Restore() {
+        autocast->apply();
+        if (rng)
+          rng->apply();
+      }
+    } restore{state.preserve_rng ? &current : nullptr, &current_autocast};
+    at::AutoGradMode grad_on(true);
+    state.recomputes->fetch_add(1, std::memory_order_relaxed);
+    return state.fn(inputs);
+  }
+
+  // Plain functions: accumulates into every leaf the recompute reaches (the
+  // closure's parameters and the detached inputs, whose .grad we hand on).
+  static void accumulate_into_leaves(const std::vector<Tensor> &roots,
+                                     const std::vector<Tensor> &root_grads,
+                                     const std::vector<Tensor> &detached,
+                                     variable_list &grads) {
+    torch::autograd::backward(roots, root_grads);
+    for (std::size_t i = 0; i < detached.size(); ++i)
+      if (detached[i].defined() && detached[i].requires_grad())
+        grads[i] = detached[i].grad();
+  }
+
+  // Modules: the grads of the inputs and of the known parameters, which are
+  // inputs of this node, so torch::autograd::grad reaches them too.
+  static void grads_of_inputs_and_params(const std::vector<Tensor> &roots,
+                                         const std::vector<Tensor> &root_grads,
+                                         const std::vector<Tensor> &detached,
+                                         const RecomputeState &state,
+                                         variable_list &grads) {
     std::vector<Tensor> targets;
     std::vector<std::size_t> slots;
     for (std::size_t i = 0; i < detached.size(); ++i) {
@@ -239,20 +270,19 @@ struct CheckpointFunction : torch::autograd::Function<CheckpointFunction> {
         slots.push_back(i);
       }
     }
-    for (std::size_t i = 0; i < state->params.size(); ++i) {
-      if (state->params[i].requires_grad()) {
-        targets.push_back(state->params[i]);
-        slots.push_back(state->num_inputs + i);
+    for (std::size_t i = 0; i < state.params.size(); ++i) {
+      if (state.params[i].requires_grad()) {
+        targets.push_back(state.params[i]);
+        slots.push_back(state.num_inputs + i);
       }
     }
     if (targets.empty())
-      return grads;
+      return;
     variable_list found = torch::autograd::grad(
         roots, targets, root_grads, /*retain_graph=*/false,
         /*create_graph=*/false, /*allow_unused=*/true);
     for (std::size_t k = 0; k < found.size(); ++k)
       grads[slots[k]] = found[k];
-    return grads;
   }
 };
 
@@ -260,11 +290,12 @@ struct CheckpointFunction : torch::autograd::Function<CheckpointFunction> {
 
 namespace detail {
 
-std::vector<Tensor> checkpoint_impl(
-    TensorFn fn, const std::vector<Tensor>& inputs,
-    const std::vector<Tensor>& params,
-    std::shared_ptr<std::atomic<std::int64_t>> recomputes,
-    const CheckpointOptions& options, bool accumulate_unknown_leaves) {
+std::vector<Tensor>
+checkpoint_impl(TensorFn fn, const std::vector<Tensor> &inputs,
+                const std::vector<Tensor> &params,
+                std::shared_ptr<std::atomic<std::int64_t>> recomputes,
+                const CheckpointOptions &options,
+                bool accumulate_unknown_leaves) {
   TORCH_CHECK(!inputs.empty(),
               "wrapguard::checkpoint: needs at least one tensor input");
   for (std::size_t i = 0; i < inputs.size(); ++i)
@@ -279,9 +310,9 @@ std::vector<Tensor> checkpoint_impl(
   state->accumulate_unknown_leaves = accumulate_unknown_leaves;
   state->num_inputs = inputs.size();
   state->preserve_rng = options.preserve_rng_state();
-  for (const Tensor& t : inputs)
+  for (const Tensor &t : inputs)
     state->input_requires_grad.push_back(t.requires_grad());
-  for (const Tensor& p : params)
+  for (const Tensor &p : params)
     if (p.defined())
       state->params.push_back(p);
 
@@ -291,27 +322,33 @@ std::vector<Tensor> checkpoint_impl(
 }
 
 TensorFn any_module_forward(torch::nn::AnyModule module) {
-  return [module](const std::vector<Tensor>& in) mutable {
+  return [module](const std::vector<Tensor> &in) mutable {
     torch::nn::AnyValue out = [&] {
       try {
         switch (in.size()) {
-          case 1: return module.any_forward(in[0]);
-          case 2: return module.any_forward(in[0], in[1]);
-          case 3: return module.any_forward(in[0], in[1], in[2]);
-          case 4: return module.any_forward(in[0], in[1], in[2], in[3]);
-          default: break;
+        case 1:
+          return module.any_forward(in[0]);
+        case 2:
+          return module.any_forward(in[0], in[1]);
+        case 3:
+          return module.any_forward(in[0], in[1], in[2]);
+        case 4:
+          return module.any_forward(in[0], in[1], in[2], in[3]);
+        default:
+          break;
         }
-      } catch (const c10::Error& e) {
-        TORCH_CHECK(false, "wrapguard::CheckpointWrapper: calling ",
-                    module.ptr()->name(), "::forward() with ", in.size(),
-                    " tensor(s) failed: ", e.what_without_backtrace());
+      } catch (c10::Error &e) {
+        // Keeps the original error, its type and backtrace; adds where.
+        TORCH_RETHROW(e, "wrapguard::CheckpointWrapper: calling ",
+                      module.ptr()->name(), "::forward() with ", in.size(),
+                      " tensor(s)");
       }
       TORCH_CHECK(false, "wrapguard::CheckpointWrapper: ", in.size(),
                   " inputs given; a wrapped forward takes 1 to 4 tensors");
     }();
-    if (const Tensor* t = out.try_get<Tensor>())
+    if (const Tensor *t = out.try_get<Tensor>())
       return std::vector<Tensor>{*t};
-    if (const auto* v = out.try_get<std::vector<Tensor>>())
+    if (const auto *v = out.try_get<std::vector<Tensor>>())
       return *v;
     TORCH_CHECK(false, "wrapguard::CheckpointWrapper: ", module.ptr()->name(),
                 "::forward() must return a tensor, not ",
@@ -319,12 +356,12 @@ TensorFn any_module_forward(torch::nn::AnyModule module) {
   };
 }
 
-void note_wrapped_at_current_site(const torch::nn::Module& module) {
-  CallSite* site = current_site();
+void note_wrapped_at_current_site(const torch::nn::Module &module) {
+  CallSite *site = current_site();
   if (!site)
     return;
   std::int64_t params = 0;
-  for (const Tensor& p : module.parameters())
+  for (const Tensor &p : module.parameters())
     params += p.numel();
   site->add_note("{\"type\":\"" + json_escape(short_type_name(module)) +
                  "\",\"num_params\":" + std::to_string(params) + "}");
@@ -340,9 +377,9 @@ CheckpointWrapperImpl::CheckpointWrapperImpl(torch::nn::AnyModule module,
     : module_(std::move(module)), options_(options) {
   TORCH_CHECK(!module_.is_empty(),
               "wrapguard::CheckpointWrapper: the module is empty");
-  const auto& inner = *module_.ptr();
-  TORCH_CHECK(!inner.parameters().empty(), "wrapguard::CheckpointWrapper: ",
-              inner.name(),
+  const auto &inner = *module_.ptr();
+  TORCH_CHECK(!inner.parameters().empty(),
+              "wrapguard::CheckpointWrapper: ", inner.name(),
               " has no parameters, so there is nothing to checkpoint it "
               "for; to recompute a parameter-free computation use "
               "wrapguard::checkpoint(fn, inputs...)");
@@ -362,24 +399,24 @@ void CheckpointWrapperImpl::reset() {
   register_wrapped();
 }
 
-Tensor CheckpointWrapperImpl::forward(const Tensor& input, const Tensor& input2,
-                                      const Tensor& input3,
-                                      const Tensor& input4) {
+Tensor CheckpointWrapperImpl::forward(const Tensor &input, const Tensor &input2,
+                                      const Tensor &input3,
+                                      const Tensor &input4) {
   std::vector<Tensor> inputs{input};
-  for (const Tensor* t : {&input2, &input3, &input4})
+  for (const Tensor *t : {&input2, &input3, &input4})
     if (t->defined())
       inputs.push_back(*t);
-  auto outputs = detail::checkpoint_impl(forward_, inputs,
-                                         module_.ptr()->parameters(),
-                                         recomputes_, options_, false);
-  TORCH_CHECK(outputs.size() == 1, "wrapguard::CheckpointWrapper: ",
-              module_.ptr()->name(),
+  auto outputs =
+      detail::checkpoint_impl(forward_, inputs, module_.ptr()->parameters(),
+                              recomputes_, options_, false);
+  TORCH_CHECK(outputs.size() == 1,
+              "wrapguard::CheckpointWrapper: ", module_.ptr()->name(),
               "::forward() returned several tensors; the wrapper's forward "
               "returns one");
   return outputs[0];
 }
 
-void CheckpointWrapperImpl::pretty_print(std::ostream& stream) const {
+void CheckpointWrapperImpl::pretty_print(std::ostream &stream) const {
   stream << "wrapguard::CheckpointWrapper(" << short_type_name(*module_.ptr())
          << ")";
 }
@@ -388,18 +425,22 @@ void CheckpointWrapperImpl::pretty_print(std::ostream& stream) const {
 // checkpoint_sequential
 
 Tensor checkpoint_sequential(torch::nn::Sequential seq, std::int64_t segments,
-                             const Tensor& input, CheckpointOptions options) {
-  TORCH_CHECK(!seq.is_empty(), "wrapguard::checkpoint_sequential: null Sequential");
+                             const Tensor &input, CheckpointOptions options) {
+  TORCH_CHECK(!seq.is_empty(),
+              "wrapguard::checkpoint_sequential: null Sequential");
   const auto n = static_cast<std::int64_t>(seq->size());
   TORCH_CHECK(n > 0,
               "wrapguard::checkpoint_sequential: the Sequential is empty; "
               "there is nothing to run");
-  TORCH_CHECK(segments >= 1, "wrapguard::checkpoint_sequential: segments "
-                             "must be at least 1, got ", segments);
+  TORCH_CHECK(segments >= 1,
+              "wrapguard::checkpoint_sequential: segments "
+              "must be at least 1, got ",
+              segments);
   TORCH_CHECK(segments <= n, "wrapguard::checkpoint_sequential: ", segments,
-              " segments for ", n, " layers; use at most one segment per layer");
+              " segments for ", n,
+              " layers; use at most one segment per layer");
   auto run = [seq](std::int64_t begin, std::int64_t end) {
-    return [seq, begin, end](const std::vector<Tensor>& in) mutable {
+    return [seq, begin, end](const std::vector<Tensor> &in) mutable {
       torch::nn::AnyValue x(in.at(0));
       for (std::int64_t i = begin; i < end; ++i)
         x = (*(seq->begin() + i)).any_forward(std::move(x));
@@ -413,7 +454,7 @@ Tensor checkpoint_sequential(torch::nn::Sequential seq, std::int64_t segments,
   for (std::int64_t s = 0; s + 1 < segments; ++s, start += size) {
     std::vector<Tensor> params;
     for (std::int64_t i = start; i < start + size; ++i)
-      for (const Tensor& p : seq->ptr(i)->parameters())
+      for (const Tensor &p : seq->ptr(i)->parameters())
         params.push_back(p);
     x = detail::checkpoint_impl(run(start, start + size), {x}, params,
                                 recomputes, options, false)[0];
@@ -424,7 +465,7 @@ Tensor checkpoint_sequential(torch::nn::Sequential seq, std::int64_t segments,
 // ---------------------------------------------------------------------------
 // Policies
 
-std::string short_type_name(const torch::nn::Module& module) {
+std::string short_type_name(const torch::nn::Module &module) {
   std::string name = module.name();
   // Strip template arguments before looking for the last scope.
   std::string base = name.substr(0, name.find('<'));
@@ -436,13 +477,13 @@ std::string short_type_name(const torch::nn::Module& module) {
   return base;
 }
 
-std::int64_t count_unwrapped_params(const torch::nn::Module& module) {
-  if (dynamic_cast<const CheckpointWrapperImpl*>(&module))
+std::int64_t count_unwrapped_params(const torch::nn::Module &module) {
+  if (dynamic_cast<const CheckpointWrapperImpl *>(&module))
     return 0;
   std::int64_t total = 0;
-  for (const auto& p : module.named_parameters(/*recurse=*/false))
+  for (const auto &p : module.named_parameters(/*recurse=*/false))
     total += p.value().numel();
-  for (const auto& child : module.children())
+  for (const auto &child : module.children())
     total += count_unwrapped_params(*child);
   return total;
 }
@@ -450,8 +491,10 @@ std::int64_t count_unwrapped_params(const torch::nn::Module& module) {
 WrapPolicy WrapPolicy::no_wrap() { return WrapPolicy(Kind::no_wrap); }
 
 WrapPolicy WrapPolicy::size_based(std::int64_t min_num_params) {
-  TORCH_CHECK(min_num_params >= 0, "wrapguard::WrapPolicy::size_based: "
-              "min_num_params must be >= 0, got ", min_num_params);
+  TORCH_CHECK(min_num_params >= 0,
+              "wrapguard::WrapPolicy::size_based: "
+              "min_num_params must be >= 0, got ",
+              min_num_params);
   WrapPolicy p(Kind::size_based);
   p.min_num_params_ = min_num_params;
   return p;
@@ -463,8 +506,8 @@ WrapPolicy WrapPolicy::transformer_based(std::set<std::string> type_names) {
   return p;
 }
 
-WrapPolicy WrapPolicy::lambda(
-    std::function<bool(const torch::nn::Module&)> check_fn) {
+WrapPolicy
+WrapPolicy::lambda(std::function<bool(const torch::nn::Module &)> check_fn) {
   TORCH_CHECK(check_fn, "wrapguard::WrapPolicy::lambda: check_fn is empty");
   WrapPolicy p(Kind::lambda);
   p.check_fn_ = std::move(check_fn);
@@ -473,56 +516,64 @@ WrapPolicy WrapPolicy::lambda(
 
 bool WrapPolicy::can_wrap() const {
   switch (kind_) {
-    case Kind::no_wrap: return false;
-    case Kind::transformer_based: return !type_names_.empty();
-    default: return true;
+  case Kind::no_wrap:
+    return false;
+  case Kind::transformer_based:
+    return !type_names_.empty();
+  default:
+    return true;
   }
 }
 
 std::string WrapPolicy::name() const {
   switch (kind_) {
-    case Kind::no_wrap: return "NO_WRAP";
-    case Kind::size_based:
-      return "SIZE_BASED(min=" + std::to_string(min_num_params_) + ")";
-    case Kind::transformer_based: {
-      std::string out = "TRANSFORMER_BASED(";
-      bool first = true;
-      for (const auto& n : type_names_) {
-        out += (first ? "" : ",") + n;
-        first = false;
-      }
-      return out + ")";
+  case Kind::no_wrap:
+    return "NO_WRAP";
+  case Kind::size_based:
+    return "SIZE_BASED(min=" + std::to_string(min_num_params_) + ")";
+  case Kind::transformer_based: {
+    std::string out = "TRANSFORMER_BASED(";
+    bool first = true;
+    for (const auto &n : type_names_) {
+      out += (first ? "" : ",") + n;
+      first = false;
     }
-    case Kind::lambda: return "LAMBDA";
+    return out + ")";
+  }
+  case Kind::lambda:
+    return "LAMBDA";
   }
   return "?";
 }
 
-WrapFn WrapPolicy::resolve(const torch::nn::Module& module) const {
-  if (dynamic_cast<const CheckpointWrapperImpl*>(&module))
+WrapFn WrapPolicy::resolve(const torch::nn::Module &module) const {
+  if (dynamic_cast<const CheckpointWrapperImpl *>(&module))
     return {};
   bool wrap = false;
   switch (kind_) {
-    case Kind::no_wrap: break;
-    case Kind::size_based:
-      wrap = count_unwrapped_params(module) >= min_num_params_;
-      break;
-    case Kind::transformer_based: {
-      std::string full = module.name();
-      std::string base = full.substr(0, full.find('<'));
-      auto scope = base.rfind("::");
-      std::string unqualified =
-          scope == std::string::npos ? base : base.substr(scope + 2);
-      wrap = type_names_.count(full) || type_names_.count(unqualified) ||
-             type_names_.count(short_type_name(module));
-      break;
-    }
-    case Kind::lambda: wrap = check_fn_(module); break;
+  case Kind::no_wrap:
+    break;
+  case Kind::size_based:
+    wrap = count_unwrapped_params(module) >= min_num_params_;
+    break;
+  case Kind::transformer_based: {
+    std::string full = module.name();
+    std::string base = full.substr(0, full.find('<'));
+    auto scope = base.rfind("::");
+    std::string unqualified =
+        scope == std::string::npos ? base : base.substr(scope + 2);
+    wrap = type_names_.count(full) || type_names_.count(unqualified) ||
+           type_names_.count(short_type_name(module));
+    break;
+  }
+  case Kind::lambda:
+    wrap = check_fn_(module);
+    break;
   }
   if (!wrap)
     return {};
   CheckpointOptions options = options_;
-  return [options](const torch::nn::AnyModule& m) {
+  return [options](const torch::nn::AnyModule &m) {
     return torch::nn::AnyModule(
         CheckpointWrapper(std::make_shared<CheckpointWrapperImpl>(m, options)));
   };
@@ -533,27 +584,38 @@ WrapFn WrapPolicy::resolve(const torch::nn::Module& module) const {
 
 namespace {
 
-void wrap_children(torch::nn::Module& parent, const std::string& prefix,
-                   const WrapPolicy& policy, CheckpointReport& report) {
-  auto* seq = dynamic_cast<torch::nn::SequentialImpl*>(&parent);
-  for (const auto& item : parent.named_children()) {
-    const std::string& key = item.key();
-    const std::shared_ptr<torch::nn::Module>& child = item.value();
+// policy.resolve(module), with errors that say which module the policy threw
+// for: a c10::Error keeps its type and backtrace and gains that context; any
+// other exception becomes a c10::Error with its message.
+WrapFn resolve_or_explain(const WrapPolicy &policy,
+                          const torch::nn::Module &module,
+                          const std::string &path) {
+  try {
+    return policy.resolve(module);
+  } catch (c10::Error &e) {
+    TORCH_RETHROW(e, "wrapguard::apply_activation_checkpointing: policy ",
+                  policy.name(), " threw for module '", path, "' (",
+                  short_type_name(module), ")");
+  } catch (const std::exception &e) {
+    TORCH_CHECK(false, "wrapguard::apply_activation_checkpointing: policy ",
+                policy.name(), " threw for module '", path, "' (",
+                short_type_name(module), "): ", e.what());
+  }
+}
+
+void wrap_children(torch::nn::Module &parent, const std::string &prefix,
+                   const WrapPolicy &policy, CheckpointReport &report) {
+  auto *seq = dynamic_cast<torch::nn::SequentialImpl *>(&parent);
+  for (const auto &item : parent.named_children()) {
+    const std::string &key = item.key();
+    const std::shared_ptr<torch::nn::Module> &child = item.value();
     const std::string path = prefix.empty() ? key : prefix + "." + key;
-    if (dynamic_cast<CheckpointWrapperImpl*>(child.get()))
+    if (dynamic_cast<CheckpointWrapperImpl *>(child.get()))
       continue; // already checkpointed: never wrap or recompute twice
     ++report.modules_visited;
     wrap_children(*child, path, policy, report);
 
-    WrapFn wrap;
-    try {
-      wrap = policy.resolve(*child);
-    } catch (const std::exception& e) {
-      throw std::runtime_error(
-          "wrapguard::apply_activation_checkpointing: policy " +
-          policy.name() + " threw for module '" + path + "' (" +
-          short_type_name(*child) + "): " + e.what());
-    }
+    WrapFn wrap = resolve_or_explain(policy, *child, path);
     if (!wrap)
       continue;
     const std::string type = short_type_name(*child);
@@ -576,11 +638,12 @@ void wrap_children(torch::nn::Module& parent, const std::string& prefix,
       ++index;
     TORCH_INTERNAL_ASSERT(index < seq->size(),
                           "child of a Sequential not among its modules");
-    torch::nn::AnyModule& slot = *(seq->begin() + index);
+    torch::nn::AnyModule &slot = *(seq->begin() + index);
     torch::nn::AnyModule wrapped = wrap(slot);
-    TORCH_CHECK(!wrapped.is_empty(), "wrapguard::apply_activation_checkpointing:"
-                " the wrap callable of policy ", policy.name(),
-                " returned an empty module for '", path, "'");
+    TORCH_CHECK(!wrapped.is_empty(),
+                "wrapguard::apply_activation_checkpointing:"
+                " the wrap callable of policy ",
+                policy.name(), " returned an empty module for '", path, "'");
     slot = wrapped;
     parent.replace_module(key, wrapped.ptr());
     WrappedModule entry;
@@ -595,8 +658,9 @@ void wrap_children(torch::nn::Module& parent, const std::string& prefix,
 
 } // namespace
 
-CheckpointReport apply_activation_checkpointing(
-    const std::shared_ptr<torch::nn::Module>& root, const WrapPolicy& policy) {
+CheckpointReport
+apply_activation_checkpointing(const std::shared_ptr<torch::nn::Module> &root,
+                               const WrapPolicy &policy) {
   TORCH_CHECK(root, "wrapguard::apply_activation_checkpointing: root is null");
   CheckpointReport report;
   report.policy = policy.name();
@@ -611,7 +675,7 @@ CheckpointReport apply_activation_checkpointing(
   if (report.wrapped.empty())
     report.warnings.push_back("policy " + policy.name() +
                               " wrapped no module; nothing is checkpointed");
-  for (const auto& s : report.skipped)
+  for (const auto &s : report.skipped)
     report.warnings.push_back("not wrapped: '" + s.name + "' (" + s.type +
                               "): " + s.reason);
   return report;
@@ -621,21 +685,19 @@ std::string CheckpointReport::to_string() const {
   std::ostringstream out;
   out << "policy " << policy << ": wrapped " << wrapped.size() << " of "
       << modules_visited << " modules\n";
-  for (const auto& w : wrapped)
+  for (const auto &w : wrapped)
     out << "  wrapped " << w.name << " (" << w.type << ", " << w.num_params
         << " params)\n";
-  for (const auto& w : warnings)
+  for (const auto &w : warnings)
     out << "  warning: " << w << "\n";
   return out.str();
 }
 
-void validate_checkpointing(const WrapPolicy& policy,
-                            const CheckpointingRequest& options) {
-  if (!options.activation_checkpointing() || policy.can_wrap())
-    return;
-  throw std::invalid_argument(
-      "activation checkpointing is enabled but the wrap policy " +
-      policy.name() +
+void validate_checkpointing(const WrapPolicy &policy,
+                            const CheckpointingRequest &options) {
+  TORCH_CHECK_VALUE(
+      !options.activation_checkpointing() || policy.can_wrap(),
+      "activation checkpointing is enabled but the wrap policy ", policy.name(),
       " wraps no module; choose a size-based, transformer-based or lambda "
       "policy, or disable activation checkpointing");
 }

@@ -1,7 +1,9 @@
-// The allocator-level CPU memory count: a c10::Allocator that wraps the CPU
-// allocator installed before it. Depends on c10 only, so it is also built as
-// libwrapguard-cpumem.so, which tools/bench-shim loads into Python's torch
-// (the same libc10) to measure torch.utils.checkpoint with the same counter.
+//===- cpu_memory.cpp - Allocator-level CPU memory count ------------------===//
+//
+// A c10::Allocator that wraps the CPU allocator installed before it.
+// Depends on c10 only, so it is also built as libwrapguard-cpumem.so, which
+// tools/bench-shim loads into Python's torch (the same libc10) to measure
+// torch.utils.checkpoint with the same counter.
 #include "cpu_memory.h"
 
 #include <c10/core/CPUAllocator.h>
@@ -23,14 +25,14 @@ namespace {
 // of every live allocation it hands out. Allocations made before it was
 // installed are freed through their own deleters and never counted.
 class TrackingCPUAllocator final : public c10::Allocator {
- public:
-  explicit TrackingCPUAllocator(c10::Allocator* inner) : inner_(inner) {}
+public:
+  explicit TrackingCPUAllocator(c10::Allocator *inner) : inner_(inner) {}
 
-  static TrackingCPUAllocator& instance() {
+  static TrackingCPUAllocator &instance() {
     // Installed once and never removed: tensors it allocated may outlive any
     // scope, and their deleter must still find it.
-    static TrackingCPUAllocator* self = [] {
-      auto* a = new TrackingCPUAllocator(c10::GetCPUAllocator());
+    static TrackingCPUAllocator *self = [] {
+      auto *a = new TrackingCPUAllocator(c10::GetCPUAllocator());
       c10::SetCPUAllocator(a, /*priority=*/100);
       return a;
     }();
@@ -42,7 +44,7 @@ class TrackingCPUAllocator final : public c10::Allocator {
   // against either generation: the matching ones override.
   c10::DataPtr allocate(size_t nbytes) const { return track(nbytes); }
   c10::DataPtr allocate(size_t nbytes) { return track(nbytes); }
-  void copy_data(void* dest, const void* src, std::size_t count) const {
+  void copy_data(void *dest, const void *src, std::size_t count) const {
     std::memcpy(dest, src, count);
   }
   c10::DeleterFnPtr raw_deleter() const { return &tracked_delete; }
@@ -60,15 +62,15 @@ class TrackingCPUAllocator final : public c10::Allocator {
     peak_ = current_;
   }
 
- private:
+private:
   c10::DataPtr track(size_t nbytes) const {
     c10::DataPtr inner = inner_->allocate(nbytes);
-    void* data = inner.get();
+    void *data = inner.get();
     if (!data)
       return inner;
     const c10::Device device = inner.device();
     c10::DeleterFnPtr deleter = inner.get_deleter();
-    void* context = inner.release_context();
+    void *context = inner.release_context();
     {
       std::lock_guard<std::mutex> lock(mutex_);
       live_[data] = Entry{nbytes, context, deleter};
@@ -80,12 +82,12 @@ class TrackingCPUAllocator final : public c10::Allocator {
 
   struct Entry {
     size_t nbytes;
-    void* context;
+    void *context;
     c10::DeleterFnPtr deleter;
   };
 
-  static void tracked_delete(void* data) {
-    TrackingCPUAllocator& self = instance();
+  static void tracked_delete(void *data) {
+    TrackingCPUAllocator &self = instance();
     Entry entry{0, nullptr, nullptr};
     {
       std::lock_guard<std::mutex> lock(self.mutex_);
@@ -108,19 +110,20 @@ class TrackingCPUAllocator final : public c10::Allocator {
       inner(data);
   }
 
-  c10::Allocator* inner_;
+  c10::Allocator *inner_;
   mutable std::mutex mutex_;
-  mutable std::unordered_map<void*, Entry> live_;
+  mutable std::unordered_map<void *, Entry> live_;
   mutable std::int64_t current_ = 0;
   mutable std::int64_t peak_ = 0;
 };
-
 
 } // namespace
 } // namespace wrapguard
 
 extern "C" {
-void wrapguard_cpu_memory_install() { wrapguard::TrackingCPUAllocator::instance(); }
+void wrapguard_cpu_memory_install() {
+  wrapguard::TrackingCPUAllocator::instance();
+}
 int64_t wrapguard_cpu_memory_current() {
   return wrapguard::TrackingCPUAllocator::instance().current();
 }

@@ -1,6 +1,9 @@
-// C interface of the allocator-level CPU memory count (cpu_memory.cpp).
-// C linkage so Python can call it through ctypes (tools/bench-shim).
-#pragma once
+//===- cpu_memory.h - C interface of the CPU memory count -------*- C++ -*-===//
+//
+// The allocator-level CPU memory count of cpu_memory.cpp, with C linkage so
+// Python can call it through ctypes (tools/bench-shim).
+#ifndef WRAPGUARD_CPU_MEMORY_H
+#define WRAPGUARD_CPU_MEMORY_H
 
 #include <cstdint>
 
@@ -14,3 +17,5 @@ int64_t wrapguard_cpu_memory_peak();
 /// Starts a new peak window at current().
 void wrapguard_cpu_memory_reset_peak();
 }
+
+#endif // WRAPGUARD_CPU_MEMORY_H

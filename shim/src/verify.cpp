@@ -1,11 +1,15 @@
-// The verifier: plain vs checkpointed runs from the same weights, compared on
-// grads, recomputations, allocator-level memory and step time. Also the
-// memory meter and the bundled example model.
+//===- verify.cpp - Verification of activation checkpointing --------------===//
+//
+// Plain vs checkpointed runs from the same weights, compared on grads,
+// recomputations, allocator-level memory and step time; and the memory meter.
+#include "cpu_memory.h"
+
 #include <wrapguard/call.h>
 #include <wrapguard/verify.h>
 
-#include "cpu_memory.h"
+#include <c10/util/Exception.h>
 #include <torch/cuda.h>
+#include <torch/utils.h>
 #include <torch/version.h>
 
 #ifdef WRAPGUARD_WITH_CUDA
@@ -38,7 +42,7 @@ void synchronize(torch::Device device) {
     torch::cuda::synchronize(device.has_index() ? device.index() : -1);
 }
 
-double max_abs_diff(const Tensor& a, const Tensor& b) {
+double max_abs_diff(const Tensor &a, const Tensor &b) {
   if (!a.defined() && !b.defined())
     return 0;
   if (!a.defined() || !b.defined() || a.sizes() != b.sizes())
@@ -74,10 +78,10 @@ struct StepResult {
   double seconds = 0;
 };
 
-StepResult run_step(Root& root, const std::vector<Tensor>& inputs,
-                    const VerifyOptions& options, MemoryMeter* meter,
+StepResult run_step(Root &root, const std::vector<Tensor> &inputs,
+                    const VerifyOptions &options, MemoryMeter *meter,
                     bool keep) {
-  for (Tensor& p : root.module->parameters())
+  for (Tensor &p : root.module->parameters())
     p.mutable_grad() = Tensor();
   torch::manual_seed(options.seed());
   if (options.device().is_cuda())
@@ -99,15 +103,15 @@ StepResult run_step(Root& root, const std::vector<Tensor>& inputs,
   }
   loss.backward();
   synchronize(options.device());
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                            start)
-                  .count();
+  r.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   if (meter)
     r.peak_bytes = meter->peak() - base;
   if (keep) {
     r.output = output.detach();
     r.loss = loss.detach();
-    for (const Tensor& p : root.module->parameters())
+    for (const Tensor &p : root.module->parameters())
       r.grads.push_back(p.grad().defined() ? p.grad().clone() : Tensor());
   }
   return r;
@@ -121,10 +125,65 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-VerifyResult verify_impl(const std::function<Root()>& make_clone,
-                         const WrapPolicy& policy, const MakeBatch& make_batch,
-                         const VerifyOptions& options) {
-  TORCH_CHECK(make_batch, "wrapguard::verify_checkpointing: make_batch is empty");
+// Recomputations per backward of each wrapped module, and the common value:
+// -1 when they disagree, 0 when nothing was wrapped.
+void record_recomputes(const CheckpointReport &report,
+                       const std::vector<std::int64_t> &before,
+                       VerifyResult &result) {
+  for (std::size_t i = 0; i < report.wrapped.size(); ++i) {
+    const auto &w = report.wrapped[i];
+    result.wrapped.push_back({w.name, w.type, w.num_params,
+                              w.wrapper->recompute_count() - before[i]});
+  }
+  if (result.wrapped.empty())
+    return;
+  result.recompute_per_backward =
+      result.wrapped.front().recomputes_per_backward;
+  for (const auto &m : result.wrapped)
+    if (m.recomputes_per_backward != result.recompute_per_backward)
+      result.recompute_per_backward = -1;
+}
+
+// Outputs, losses, grads and memory of the plain (a) and checkpointed (b)
+// step.
+void compare_steps(const StepResult &a, const StepResult &b,
+                   const torch::nn::Module &plain, VerifyResult &result) {
+  result.max_abs_output_diff = max_abs_diff(a.output, b.output);
+  result.max_abs_loss_diff = max_abs_diff(a.loss, b.loss);
+  auto names = plain.named_parameters().keys();
+  TORCH_INTERNAL_ASSERT(a.grads.size() == b.grads.size(),
+                        "plain and checkpointed models differ in parameters");
+  for (std::size_t i = 0; i < a.grads.size(); ++i) {
+    double d = max_abs_diff(a.grads[i], b.grads[i]);
+    if (d > result.max_abs_grad_diff || !std::isfinite(d)) {
+      result.max_abs_grad_diff = d;
+      result.max_grad_diff_param = names[i];
+    }
+  }
+  result.peak_bytes_plain = a.peak_bytes;
+  result.peak_bytes_checkpointed = b.peak_bytes;
+  result.activation_bytes_plain = a.activation_bytes;
+  result.activation_bytes_checkpointed = b.activation_bytes;
+}
+
+// Median step times; the variants alternate so drift hits both alike.
+void time_steps(Root &plain, Root &ckpt, const std::vector<Tensor> &inputs,
+                const VerifyOptions &options, const StepResult &a,
+                const StepResult &b, VerifyResult &result) {
+  std::vector<double> ta, tb;
+  for (int i = 0; i < options.timed_steps(); ++i) {
+    ta.push_back(run_step(plain, inputs, options, nullptr, false).seconds);
+    tb.push_back(run_step(ckpt, inputs, options, nullptr, false).seconds);
+  }
+  result.step_seconds_plain = ta.empty() ? a.seconds : median(ta);
+  result.step_seconds_checkpointed = tb.empty() ? b.seconds : median(tb);
+}
+
+VerifyResult verify_impl(const std::function<Root()> &make_clone,
+                         const WrapPolicy &policy, const MakeBatch &make_batch,
+                         const VerifyOptions &options) {
+  TORCH_CHECK(make_batch,
+              "wrapguard::verify_checkpointing: make_batch is empty");
   const torch::Device device = options.device();
   VerifyResult result;
   result.device = device.str();
@@ -147,50 +206,17 @@ VerifyResult verify_impl(const std::function<Root()>& make_clone,
 
   StepResult a = run_step(plain, inputs, options, meter.get(), true);
   std::vector<std::int64_t> before;
-  for (const auto& w : report.wrapped)
+  for (const auto &w : report.wrapped)
     before.push_back(w.wrapper->recompute_count());
   StepResult b = run_step(ckpt, inputs, options, meter.get(), true);
 
-  for (std::size_t i = 0; i < report.wrapped.size(); ++i) {
-    const auto& w = report.wrapped[i];
-    result.wrapped.push_back({w.name, w.type, w.num_params,
-                              w.wrapper->recompute_count() - before[i]});
-  }
-  if (!result.wrapped.empty()) {
-    result.recompute_per_backward = result.wrapped.front().recomputes_per_backward;
-    for (const auto& m : result.wrapped)
-      if (m.recomputes_per_backward != result.recompute_per_backward)
-        result.recompute_per_backward = -1;
-  }
-
-  result.max_abs_output_diff = max_abs_diff(a.output, b.output);
-  result.max_abs_loss_diff = max_abs_diff(a.loss, b.loss);
-  auto names = plain.module->named_parameters().keys();
-  TORCH_INTERNAL_ASSERT(a.grads.size() == b.grads.size(),
-                        "plain and checkpointed models differ in parameters");
-  for (std::size_t i = 0; i < a.grads.size(); ++i) {
-    double d = max_abs_diff(a.grads[i], b.grads[i]);
-    if (d > result.max_abs_grad_diff || !std::isfinite(d)) {
-      result.max_abs_grad_diff = d;
-      result.max_grad_diff_param = names[i];
-    }
-  }
-  result.peak_bytes_plain = a.peak_bytes;
-  result.peak_bytes_checkpointed = b.peak_bytes;
-  result.activation_bytes_plain = a.activation_bytes;
-  result.activation_bytes_checkpointed = b.activation_bytes;
-
-  // Timing: alternate the variants so drift hits both alike.
-  std::vector<double> ta, tb;
-  for (int i = 0; i < options.timed_steps(); ++i) {
-    ta.push_back(run_step(plain, inputs, options, nullptr, false).seconds);
-    tb.push_back(run_step(ckpt, inputs, options, nullptr, false).seconds);
-  }
-  result.step_seconds_plain = ta.empty() ? a.seconds : median(ta);
-  result.step_seconds_checkpointed = tb.empty() ? b.seconds : median(tb);
+  record_recomputes(report, before, result);
+  compare_steps(a, b, *plain.module, result);
+  time_steps(plain, ckpt, inputs, options, a, b, result);
 
   // Lands in the WRAPGUARD_TRACE file, where wrapguard-verify --sites finds it.
-  detail::SiteRegistry::instance().add_record("verifications", result.to_json());
+  detail::SiteRegistry::instance().add_record("verifications",
+                                              result.to_json());
   return result;
 }
 
@@ -259,11 +285,12 @@ torch::Device VerifyOptions::default_device() {
                                      : torch::Device(torch::kCPU);
 }
 
-VerifyResult verify_checkpointing(const torch::nn::AnyModule& model,
-                                  const WrapPolicy& policy,
-                                  const MakeBatch& make_batch,
+VerifyResult verify_checkpointing(const torch::nn::AnyModule &model,
+                                  const WrapPolicy &policy,
+                                  const MakeBatch &make_batch,
                                   VerifyOptions options) {
-  TORCH_CHECK(!model.is_empty(), "wrapguard::verify_checkpointing: empty model");
+  TORCH_CHECK(!model.is_empty(),
+              "wrapguard::verify_checkpointing: empty model");
   const torch::Device device = options.device();
   return verify_impl(
       [&] {
@@ -273,9 +300,9 @@ VerifyResult verify_checkpointing(const torch::nn::AnyModule& model,
       policy, make_batch, options);
 }
 
-VerifyResult verify_checkpointing(const torch::nn::Sequential& model,
-                                  const WrapPolicy& policy,
-                                  const MakeBatch& make_batch,
+VerifyResult verify_checkpointing(const torch::nn::Sequential &model,
+                                  const WrapPolicy &policy,
+                                  const MakeBatch &make_batch,
                                   VerifyOptions options) {
   TORCH_CHECK(!model.is_empty(), "wrapguard::verify_checkpointing: null model");
   const torch::Device device = options.device();
@@ -283,7 +310,7 @@ VerifyResult verify_checkpointing(const torch::nn::Sequential& model,
       [&] {
         auto copy = std::dynamic_pointer_cast<torch::nn::SequentialImpl>(
             model->clone(device));
-        TensorFn fn = [copy](const std::vector<Tensor>& in) {
+        TensorFn fn = [copy](const std::vector<Tensor> &in) {
           return std::vector<Tensor>{copy->forward(in.at(0))};
         };
         return Root{copy, fn};
@@ -304,7 +331,7 @@ std::string VerifyResult::to_json() const {
                     "\",\"wrapped\":" + std::to_string(wrapped.size()) +
                     ",\"wrapped_modules\":[";
   for (std::size_t i = 0; i < wrapped.size(); ++i) {
-    const auto& m = wrapped[i];
+    const auto &m = wrapped[i];
     out += (i ? "," : "") + std::string("{\"name\":\"") +
            detail::json_escape(m.name) + "\",\"type\":\"" +
            detail::json_escape(m.type) +
@@ -312,60 +339,30 @@ std::string VerifyResult::to_json() const {
            ",\"recomputes_per_backward\":" +
            std::to_string(m.recomputes_per_backward) + "}";
   }
-  out += "],\"recompute_per_backward\":" + std::to_string(recompute_per_backward);
+  out +=
+      "],\"recompute_per_backward\":" + std::to_string(recompute_per_backward);
   out += ",\"max_abs_output_diff\":" + json_number(max_abs_output_diff);
   out += ",\"max_abs_loss_diff\":" + json_number(max_abs_loss_diff);
   out += ",\"max_abs_grad_diff\":" + json_number(max_abs_grad_diff);
   out += ",\"peak_bytes_plain\":" + std::to_string(peak_bytes_plain);
-  out += ",\"peak_bytes_checkpointed\":" + std::to_string(peak_bytes_checkpointed);
-  out += ",\"activation_bytes_plain\":" + std::to_string(activation_bytes_plain);
+  out +=
+      ",\"peak_bytes_checkpointed\":" + std::to_string(peak_bytes_checkpointed);
+  out +=
+      ",\"activation_bytes_plain\":" + std::to_string(activation_bytes_plain);
   out += ",\"activation_bytes_checkpointed\":" +
          std::to_string(activation_bytes_checkpointed);
-  out += ",\"activation_bytes_saved\":" + std::to_string(activation_bytes_saved());
+  out +=
+      ",\"activation_bytes_saved\":" + std::to_string(activation_bytes_saved());
   out += ",\"step_seconds_plain\":" + json_number(step_seconds_plain);
-  out += ",\"step_seconds_checkpointed\":" + json_number(step_seconds_checkpointed);
-  out += ",\"passed\":" + std::string(passed(device == "cpu" ? 0.0 : 1e-5) ? "true" : "false");
+  out += ",\"step_seconds_checkpointed\":" +
+         json_number(step_seconds_checkpointed);
+  out += ",\"passed\":" +
+         std::string(passed(device == "cpu" ? 0.0 : 1e-5) ? "true" : "false");
   out += ",\"warnings\":[";
   for (std::size_t i = 0; i < warnings.size(); ++i)
     out += (i ? ",\"" : "\"") + detail::json_escape(warnings[i]) + "\"";
   out += "]}";
   return out;
-}
-
-// ---------------------------------------------------------------------------
-// The bundled example model
-
-DemoBlockImpl::DemoBlockImpl(DemoModelOptions options_) : options(options_) {
-  reset();
-}
-
-void DemoBlockImpl::reset() {
-  norm = register_module(
-      "norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({options.width()})));
-  fc1 = register_module("fc1", torch::nn::Linear(options.width(), options.hidden()));
-  fc2 = register_module("fc2", torch::nn::Linear(options.hidden(), options.width()));
-  drop = register_module("drop", torch::nn::Dropout(options.dropout()));
-}
-
-Tensor DemoBlockImpl::forward(const Tensor& x) {
-  return x + drop(fc2(torch::gelu(fc1(norm(x)))));
-}
-
-DemoModelImpl::DemoModelImpl(DemoModelOptions options_) : options(options_) {
-  reset();
-}
-
-void DemoModelImpl::reset() {
-  blocks = register_module("blocks", torch::nn::Sequential());
-  for (std::int64_t i = 0; i < options.blocks(); ++i)
-    blocks->push_back(DemoBlock(options));
-  norm = register_module(
-      "norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({options.width()})));
-  head = register_module("head", torch::nn::Linear(options.width(), options.width()));
-}
-
-Tensor DemoModelImpl::forward(const Tensor& x) {
-  return head(norm(blocks->forward(x)));
 }
 
 } // namespace wrapguard

@@ -1,5 +1,7 @@
-// The null-safe call helpers: standard library only, like the code the
-// check's FixMode: shim produces.
+//===- call_test.cpp - Unit tests of the null-safe call helpers -----------===//
+//
+// The helpers of call.h, standard library only, like the code the check's
+// FixMode: shim produces.
 #include <wrapguard/call.h>
 
 #include <gtest/gtest.h>
@@ -24,17 +26,19 @@ struct Module {
 using ModulePtr = std::shared_ptr<Module>;
 using WrapFn = std::function<ModulePtr(ModulePtr)>;
 
-ModulePtr wrap_in_new(ModulePtr m) { return std::make_shared<Module>(Module{m->id + 100}); }
+ModulePtr wrap_in_new(ModulePtr m) {
+  return std::make_shared<Module>(Module{m->id + 100});
+}
 
-const wrapguard::CallSiteSnapshot* find_site(
-    const std::vector<wrapguard::CallSiteSnapshot>& sites, int line) {
-  for (const auto& s : sites)
+const wrapguard::CallSiteSnapshot *
+find_site(const std::vector<wrapguard::CallSiteSnapshot> &sites, int line) {
+  for (const auto &s : sites)
     if (s.line == line)
       return &s;
   return nullptr;
 }
 
-std::string read_file(const std::string& path) {
+std::string read_file(const std::string &path) {
   std::ifstream in(path);
   std::stringstream ss;
   ss << in.rdbuf();
@@ -60,7 +64,8 @@ TEST(CallHelpers, FunctionPointers) {
 TEST(CallHelpers, ResultTypeIsDecayedArgumentType) {
   std::function<int(int)> twice = [](int v) { return 2 * v; };
   const int x = 4;
-  static_assert(std::is_same_v<decltype(wrapguard::call_or_identity(twice, x)), int>);
+  static_assert(
+      std::is_same_v<decltype(wrapguard::call_or_identity(twice, x)), int>);
   EXPECT_EQ(wrapguard::call_or_identity(twice, x), 8);
 }
 
@@ -94,13 +99,13 @@ TEST(CallHelpers, MacrosCountCallsAndEmptyCallsPerSite) {
 
   auto sites = wrapguard::call_sites();
   ASSERT_EQ(sites.size(), 2u);
-  const auto* a = find_site(sites, first_line);
+  const auto *a = find_site(sites, first_line);
   ASSERT_NE(a, nullptr);
   EXPECT_EQ(a->calls, 3u);
   EXPECT_EQ(a->empty_calls, 2u);
   EXPECT_NE(a->file.find("call_test.cpp"), std::string::npos);
   EXPECT_NE(a->function.find("TestBody"), std::string::npos);
-  const auto* b = find_site(sites, second_line);
+  const auto *b = find_site(sites, second_line);
   ASSERT_NE(b, nullptr);
   EXPECT_EQ(b->calls, 1u);
   EXPECT_EQ(b->empty_calls, 1u);
@@ -110,18 +115,19 @@ TEST(CallHelpers, CountsAreThreadSafe) {
   wrapguard::reset_call_sites();
   std::function<int(int)> empty;
   std::atomic<long> sum{0};
-  const int line = __LINE__ + 4;
+  const int line = __LINE__ + 5;
   std::vector<std::thread> threads;
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&] {
-      for (int i = 0; i < 5000; ++i) sum += WRAPGUARD_CALL_OR_IDENTITY(empty, 1);
+      for (int i = 0; i < 5000; ++i)
+        sum += WRAPGUARD_CALL_OR_IDENTITY(empty, 1);
     });
   }
-  for (auto& t : threads)
+  for (auto &t : threads)
     t.join();
   EXPECT_EQ(sum.load(), 20000);
   auto sites = wrapguard::call_sites();
-  const auto* s = find_site(sites, line);
+  const auto *s = find_site(sites, line);
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(s->calls, 20000u);
   EXPECT_EQ(s->empty_calls, 20000u);
@@ -137,11 +143,39 @@ TEST(CallHelpers, WriteTraceProducesJson) {
   ASSERT_TRUE(wrapguard::write_trace(path));
   std::string text = read_file(path);
   EXPECT_NE(text.find("{\"sites\":["), std::string::npos) << text;
-  EXPECT_NE(text.find("\"line\":" + std::to_string(line) +
-                      ",\"function\":\"TestBody\",\"calls\":1,\"empty_calls\":1"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find("\"line\":" + std::to_string(line) +
+                ",\"function\":\"TestBody\",\"calls\":1,\"empty_calls\":1"),
+      std::string::npos)
       << text;
   std::remove(path.c_str());
+}
+
+// One call site in a function of its own, so a test can reach the same site
+// (the same WRAPGUARD_SITE() static) before and after a reset.
+int g_one_site_line = 0;
+void call_at_one_site(const std::function<void()> &f) {
+  g_one_site_line = __LINE__ + 1;
+  WRAPGUARD_CALL_IF(f);
+}
+
+// Issue 10, defect 2: reset_call_sites() destroyed the CallSite objects that
+// WRAPGUARD_SITE()'s function-local static still referred to, so the next
+// call at that site wrote into freed memory (ASan: heap-use-after-free) and
+// the registry no longer listed it.
+TEST(CallHelpers, ResetZeroesSitesThatStayInUse) {
+  std::function<void()> none;
+  call_at_one_site(none);
+  call_at_one_site(none);
+  wrapguard::reset_call_sites();
+  EXPECT_EQ(find_site(wrapguard::call_sites(), g_one_site_line), nullptr)
+      << "a site with no calls since the reset is not listed";
+  call_at_one_site(none);
+  auto sites = wrapguard::call_sites();
+  const auto *s = find_site(sites, g_one_site_line);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->calls, 1u);
+  EXPECT_EQ(s->empty_calls, 1u);
 }
 
 // Run by TraceWrittenAtExit in a child process with WRAPGUARD_TRACE set; in
@@ -161,14 +195,105 @@ TEST(CallHelpers, TraceWrittenAtExit) {
   std::string path = ::testing::TempDir() + "wrapguard-trace-exit-" +
                      std::to_string(getpid()) + ".json";
   std::remove(path.c_str());
-  std::string cmd = "WRAPGUARD_TRACE='" + path + "' '" + exe +
-                    "' --gtest_filter=CallHelpers.SitesForChildTrace >/dev/null";
+  std::string cmd =
+      "WRAPGUARD_TRACE='" + path + "' '" + exe +
+      "' --gtest_filter=CallHelpers.SitesForChildTrace >/dev/null";
   ASSERT_EQ(std::system(cmd.c_str()), 0);
   std::string text = read_file(path);
-  EXPECT_NE(text.find("\"function\":\"TestBody\",\"calls\":4,\"empty_calls\":4"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find("\"function\":\"TestBody\",\"calls\":4,\"empty_calls\":4"),
+      std::string::npos)
       << text;
   std::remove(path.c_str());
 }
 
+// Issue 10, item 8: JSON strings are escaped (quotes, backslashes, control
+// characters) and stay valid UTF-8 whatever the bytes of a file name are.
+TEST(CallHelpers, JsonEscape) {
+  using wrapguard::detail::json_escape;
+  EXPECT_EQ(json_escape("plain.cpp"), "plain.cpp");
+  EXPECT_EQ(json_escape("a\"b\\c"), "a\\\"b\\\\c");
+  EXPECT_EQ(json_escape("t\tn\nr\r\x01\x1f\x7f"),
+            "t\\tn\\nr\\r\\u0001\\u001f\x7f");
+  EXPECT_EQ(
+      json_escape("\xc3\xbcn\xc3\xaf \xe2\x82\xac \xf0\x9f\x98\x80"),
+      "\xc3\xbcn\xc3\xaf \xe2\x82\xac \xf0\x9f\x98\x80"); // ünï € and an emoji
+  EXPECT_EQ(json_escape("latin1-\xe9.cpp"), "latin1-\\ufffd.cpp");
+  EXPECT_EQ(json_escape("\xc0\xaf"), "\\ufffd\\ufffd"); // overlong '/'
+  EXPECT_EQ(json_escape("\xed\xa0\x80"),
+            "\\ufffd\\ufffd\\ufffd");                   // a surrogate
+  EXPECT_EQ(json_escape("\xe2\x82"), "\\ufffd\\ufffd"); // cut short
+  EXPECT_EQ(json_escape(std::string("nul\0", 4)), "nul\\u0000");
+}
+
+// A strict UTF-8 check, written apart from the escaper it checks.
+bool is_valid_utf8(const std::string &s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    int n = c < 0x80         ? 1
+            : (c >> 5) == 6  ? 2
+            : (c >> 4) == 14 ? 3
+            : (c >> 3) == 30 ? 4
+                             : 0;
+    if (n == 0 || i + n > s.size())
+      return false;
+    std::uint32_t cp = n == 1 ? c : c & (0x7F >> n);
+    for (int k = 1; k < n; ++k) {
+      const auto b = static_cast<unsigned char>(s[i + k]);
+      if ((b >> 6) != 2)
+        return false;
+      cp = (cp << 6) | (b & 0x3F);
+    }
+    const std::uint32_t min[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < min[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+      return false;
+    i += n;
+  }
+  return true;
+}
+
+void call_at_odd_site(const std::function<void()> &f);
+
+TEST(CallHelpers, TraceEscapesFileAndFunctionNames) {
+  wrapguard::reset_call_sites();
+  std::function<void()> none;
+  call_at_odd_site(none);
+  wrapguard::CallSite &raw = wrapguard::detail::SiteRegistry::instance().site(
+      "tab\there\x01 latin1-\xe9.cpp", 7, "f\"n");
+  raw.calls.fetch_add(1);
+  std::string path = ::testing::TempDir() + "wrapguard-trace-odd-" +
+                     std::to_string(getpid()) + ".json";
+  ASSERT_TRUE(wrapguard::write_trace(path));
+  std::string text = read_file(path);
+  std::remove(path.c_str());
+  EXPECT_NE(
+      text.find("{\"file\":\"odd \\\"quoted\\\" back\\\\slash "
+                "\xc3\xbcn\xc3\xaf.cpp\","
+                "\"line\":9002,\"function\":\"call_at_odd_site\",\"calls\":1"),
+      std::string::npos)
+      << text;
+  EXPECT_NE(
+      text.find("{\"file\":\"tab\\there\\u0001 latin1-\\ufffd.cpp\",\"line\":7,"
+                "\"function\":\"f\\\"n\",\"calls\":1"),
+      std::string::npos)
+      << text;
+  EXPECT_TRUE(is_valid_utf8(text)) << text;
+}
+
+// Run in a child process by test/shim/verify_cli.py (WRAPGUARD_TRACE set),
+// which joins the trace with flagged-site lists that name the odd file.
+TEST(CallHelpers, OddFileNameSiteForChildTrace) {
+  std::function<void()> none;
+  call_at_odd_site(none);
+}
+
+} // namespace
+
+// Last in the file: from here on __FILE__ is a name with a quote, a backslash
+// and non-ASCII letters, as a real path may have.
+#line 9000 "odd \"quoted\" back\\slash ünï.cpp"
+namespace {
+void call_at_odd_site(const std::function<void()> &f) {
+  WRAPGUARD_CALL_IF(f); // line 9002
+}
 } // namespace

@@ -1,18 +1,28 @@
-// wrapguard-verify: runs the shim's verifier on the bundled example model
-// (--demo), or joins the analyzer's flagged sites with a runtime trace
-// (--sites FILE --trace TRACE).
+//===- main.cpp - The wrapguard-verify command line -----------------------===//
+//
+// Runs the shim's verifier on the example model (--demo, --bench), or joins
+// the analyzer's flagged sites with a runtime trace (--sites FILE --trace
+// TRACE).
+#include "DemoModel.h"
+
 #include <wrapguard/call.h>
 #include <wrapguard/policy.h>
 #include <wrapguard/verify.h>
 
-#include <torch/torch.h>
+#include <c10/util/Exception.h>
+#include <torch/cuda.h>
+#include <torch/utils.h>
 
 #include <cctype>
+#include <charconv>
+#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -36,6 +46,7 @@ const char *const Usage = R"(usage:
   wrapguard-verify --bench [--device cpu|cuda] [--blocks N] [--seq N]
       [--width N] [--hidden N] [--batch N] [--steps N] [--threads N] [--json]
       Plain vs CheckpointWrapper on a larger model (used by tools/bench-shim).
+Exit status 2 on a usage error.
 )";
 
 // ---------------------------------------------------------------------------
@@ -66,7 +77,31 @@ struct Json {
     const Json *v = get(key);
     return v && v->type == Type::Number ? v->number : fallback;
   }
+  /// The elements of an array member; empty when `key` is not an array.
+  const std::vector<Json> &list(const std::string &key) const {
+    static const std::vector<Json> none;
+    const Json *v = get(key);
+    return v && v->type == Type::Array ? v->array : none;
+  }
 };
+
+void appendUtf8(std::string &out, std::uint32_t code) {
+  if (code < 0x80) {
+    out += static_cast<char>(code);
+  } else if (code < 0x800) {
+    out += static_cast<char>(0xC0 | (code >> 6));
+    out += static_cast<char>(0x80 | (code & 0x3F));
+  } else if (code < 0x10000) {
+    out += static_cast<char>(0xE0 | (code >> 12));
+    out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (code & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (code >> 18));
+    out += static_cast<char>(0x80 | ((code >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (code & 0x3F));
+  }
+}
 
 class JsonParser {
 public:
@@ -86,7 +121,8 @@ private:
                              ": " + what);
   }
   void skipSpace() {
-    while (Pos < Text.size() && std::isspace(static_cast<unsigned char>(Text[Pos])))
+    while (Pos < Text.size() &&
+           std::isspace(static_cast<unsigned char>(Text[Pos])))
       ++Pos;
   }
   bool consume(char c) {
@@ -115,29 +151,12 @@ private:
     if (Pos >= Text.size())
       fail("unexpected end");
     Json v;
-    char c = Text[Pos];
-    if (c == '{') {
-      ++Pos;
-      v.type = Json::Type::Object;
-      if (consume('}'))
-        return v;
-      do {
-        skipSpace();
-        std::string key = parseString();
-        expect(':');
-        v.object.emplace_back(std::move(key), parseValue());
-      } while (consume(','));
-      expect('}');
-    } else if (c == '[') {
-      ++Pos;
-      v.type = Json::Type::Array;
-      if (consume(']'))
-        return v;
-      do
-        v.array.push_back(parseValue());
-      while (consume(','));
-      expect(']');
-    } else if (c == '"') {
+    const char c = Text[Pos];
+    if (c == '{')
+      return parseObject();
+    if (c == '[')
+      return parseArray();
+    if (c == '"') {
       v.type = Json::Type::String;
       v.string = parseString();
     } else if (literal("true")) {
@@ -145,20 +164,89 @@ private:
       v.boolean = true;
     } else if (literal("false")) {
       v.type = Json::Type::Bool;
-    } else if (literal("null")) {
-    } else {
-      std::size_t end = Pos;
-      while (end < Text.size() &&
-             (std::isdigit(static_cast<unsigned char>(Text[end])) ||
-              std::string("+-.eE").find(Text[end]) != std::string::npos))
-        ++end;
-      if (end == Pos)
-        fail("unexpected character");
-      v.type = Json::Type::Number;
-      v.number = std::strtod(Text.substr(Pos, end - Pos).c_str(), nullptr);
-      Pos = end;
+    } else if (!literal("null")) {
+      v = parseNumber();
     }
     return v;
+  }
+
+  Json parseObject() {
+    ++Pos; // '{'
+    Json v;
+    v.type = Json::Type::Object;
+    if (consume('}'))
+      return v;
+    do {
+      skipSpace();
+      std::string key = parseString();
+      expect(':');
+      v.object.emplace_back(std::move(key), parseValue());
+    } while (consume(','));
+    expect('}');
+    return v;
+  }
+
+  Json parseArray() {
+    ++Pos; // '['
+    Json v;
+    v.type = Json::Type::Array;
+    if (consume(']'))
+      return v;
+    do
+      v.array.push_back(parseValue());
+    while (consume(','));
+    expect(']');
+    return v;
+  }
+
+  Json parseNumber() {
+    std::size_t end = Pos;
+    while (end < Text.size() &&
+           (std::isdigit(static_cast<unsigned char>(Text[end])) ||
+            std::string("+-.eE").find(Text[end]) != std::string::npos))
+      ++end;
+    if (end == Pos)
+      fail("unexpected character");
+    Json v;
+    v.type = Json::Type::Number;
+    v.number = std::strtod(Text.substr(Pos, end - Pos).c_str(), nullptr);
+    Pos = end;
+    return v;
+  }
+
+  std::uint32_t parseHex4() {
+    if (Pos + 4 > Text.size())
+      fail("bad \\u escape");
+    std::uint32_t code = 0;
+    for (int i = 0; i < 4; ++i) {
+      const char h = Text[Pos++];
+      if (!std::isxdigit(static_cast<unsigned char>(h)))
+        fail("bad \\u escape");
+      code = code * 16 + (std::isdigit(static_cast<unsigned char>(h))
+                              ? h - '0'
+                              : (std::tolower(h) - 'a' + 10));
+    }
+    return code;
+  }
+
+  // After "\u": one code point, from a surrogate pair when there is one; a
+  // lone surrogate becomes U+FFFD, so what we print stays valid UTF-8.
+  std::uint32_t parseUnicodeEscape() {
+    std::uint32_t code = parseHex4();
+    if (code >= 0xDC00 && code <= 0xDFFF)
+      return 0xFFFD;
+    if (code < 0xD800 || code > 0xDBFF)
+      return code;
+    if (Text.compare(Pos, 2, "\\u") != 0)
+      return 0xFFFD;
+    const std::size_t save = Pos;
+    Pos += 2;
+    const std::uint32_t low = parseHex4();
+    if (low < 0xDC00 || low > 0xDFFF) {
+      Pos = save;
+      return 0xFFFD;
+    }
+    return 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
   }
 
   std::string parseString() {
@@ -167,38 +255,40 @@ private:
     ++Pos;
     std::string out;
     while (Pos < Text.size() && Text[Pos] != '"') {
-      char c = Text[Pos++];
+      const char c = Text[Pos++];
       if (c != '\\') {
         out += c;
         continue;
       }
       if (Pos >= Text.size())
         fail("bad escape");
-      char e = Text[Pos++];
+      const char e = Text[Pos++];
       switch (e) {
-      case 'n': out += '\n'; break;
-      case 't': out += '\t'; break;
-      case 'r': out += '\r'; break;
-      case 'b': out += '\b'; break;
-      case 'f': out += '\f'; break;
-      case 'u': {
-        if (Pos + 4 > Text.size())
-          fail("bad \\u escape");
-        unsigned code = std::stoul(Text.substr(Pos, 4), nullptr, 16);
-        Pos += 4;
-        if (code < 0x80) {
-          out += static_cast<char>(code);
-        } else if (code < 0x800) {
-          out += static_cast<char>(0xC0 | (code >> 6));
-          out += static_cast<char>(0x80 | (code & 0x3F));
-        } else {
-          out += static_cast<char>(0xE0 | (code >> 12));
-          out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-          out += static_cast<char>(0x80 | (code & 0x3F));
-        }
+      case 'n':
+        out += '\n';
         break;
-      }
-      default: out += e;
+      case 't':
+        out += '\t';
+        break;
+      case 'r':
+        out += '\r';
+        break;
+      case 'b':
+        out += '\b';
+        break;
+      case 'f':
+        out += '\f';
+        break;
+      case 'u':
+        appendUtf8(out, parseUnicodeEscape());
+        break;
+      case '"':
+      case '\\':
+      case '/':
+        out += e;
+        break;
+      default:
+        fail(std::string("bad escape '\\") + e + "'");
       }
     }
     if (Pos >= Text.size())
@@ -246,27 +336,18 @@ std::string pad(std::string s, std::size_t width) {
   return s;
 }
 
-int runDemo(const std::string &deviceName, bool json) {
-  torch::Device device(deviceName);
+std::optional<torch::Device> deviceOrError(const std::string &name) {
+  torch::Device device(name);
   if (device.is_cuda() && !torch::cuda::is_available()) {
     std::cerr << "wrapguard-verify: --device cuda requested but CUDA is not "
                  "available in this build or on this machine\n";
-    return 2;
+    return std::nullopt;
   }
-  torch::set_num_threads(std::min<int>(2, torch::get_num_threads()));
-  auto options = wrapguard::DemoModelOptions()
-                     .blocks(4)
-                     .width(128)
-                     .hidden(512)
-                     .dropout(0.1);
-  torch::manual_seed(0);
-  wrapguard::DemoModel model(options);
-  wrapguard::MakeBatch batch = [](torch::Device d) {
-    return std::vector<torch::Tensor>{
-        torch::randn({2, 128, 128}, torch::TensorOptions().device(d))};
-  };
+  return device;
+}
 
-  std::vector<wrapguard::WrapPolicy> policies = {
+std::vector<wrapguard::WrapPolicy> demoPolicies() {
+  return {
       wrapguard::WrapPolicy::no_wrap(),
       wrapguard::WrapPolicy::size_based(100000),
       wrapguard::WrapPolicy::transformer_based({"DemoBlock"}),
@@ -278,66 +359,49 @@ int runDemo(const std::string &deviceName, bool json) {
         return false;
       }),
   };
+}
 
-  {
-    // Warm-up, so the first policy's times don't include thread-pool and
-    // heap start-up.
-    auto warm = std::dynamic_pointer_cast<wrapguard::DemoModelImpl>(model->clone(device));
-    warm->forward(batch(device)[0]).square().mean().backward();
-  }
-  const double tolerance = device.is_cpu() ? 0.0 : 1e-5;
-  bool allPassed = true;
-  std::vector<wrapguard::VerifyResult> results;
-  for (const auto &policy : policies) {
-    auto r = wrapguard::verify_checkpointing(
-        torch::nn::AnyModule(model), policy, batch,
-        wrapguard::VerifyOptions().device(device).timed_steps(2));
-    if (!r.wrapped.empty() && !r.passed(tolerance))
-      allPassed = false;
-    if (json)
-      std::cout << r.to_json() << std::endl;
-    results.push_back(std::move(r));
-  }
-  if (json)
-    return allPassed ? 0 : 1;
+// One row of the --demo table.
+std::vector<std::string> demoRow(const wrapguard::VerifyResult &r,
+                                 double tolerance) {
+  std::string saved = "-";
+  if (r.peak_bytes_plain > 0)
+    saved = formatDouble(
+        "%.0f%%", 100.0 * (r.peak_bytes_plain - r.peak_bytes_checkpointed) /
+                      r.peak_bytes_plain);
+  std::string result = r.wrapped.empty()     ? "nothing wrapped"
+                       : r.passed(tolerance) ? "ok"
+                                             : "FAIL";
+  return {r.policy,
+          std::to_string(r.wrapped.size()),
+          r.wrapped.empty() ? "-" : std::to_string(r.recompute_per_backward),
+          formatDouble("%.3g", r.max_abs_grad_diff),
+          formatBytes(r.peak_bytes_plain),
+          formatBytes(r.peak_bytes_checkpointed),
+          r.wrapped.empty() ? "-" : saved,
+          formatDouble("%.3f s", r.step_seconds_plain),
+          formatDouble("%.3f s", r.step_seconds_checkpointed),
+          result};
+}
 
+void printDemoTable(const std::vector<wrapguard::VerifyResult> &results,
+                    const wrapguard::DemoModelOptions &options,
+                    torch::Device device, double tolerance) {
   std::cout << "example model: " << options.blocks() << " blocks (LayerNorm, "
             << "Linear " << options.width() << "->" << options.hidden()
             << ", GELU, Linear, Dropout " << options.dropout()
             << "), batch 2x128x" << options.width() << ", device "
             << device.str() << "\n\n";
   const std::vector<std::pair<std::string, std::size_t>> cols = {
-      {"policy", 30},      {"wrapped", 8},   {"recompute", 10},
-      {"max|dgrad|", 11},  {"peak plain", 12}, {"peak ckpt", 12},
-      {"saved", 7},        {"step plain", 11}, {"step ckpt", 10},
+      {"policy", 30},     {"wrapped", 8},     {"recompute", 10},
+      {"max|dgrad|", 11}, {"peak plain", 12}, {"peak ckpt", 12},
+      {"saved", 7},       {"step plain", 11}, {"step ckpt", 10},
       {"result", 0}};
   for (const auto &c : cols)
     std::cout << pad(c.first, c.second);
   std::cout << "\n";
   for (const auto &r : results) {
-    std::string saved = "-";
-    if (r.peak_bytes_plain > 0)
-      saved = formatDouble("%.0f%%", 100.0 * (r.peak_bytes_plain -
-                                              r.peak_bytes_checkpointed) /
-                                         r.peak_bytes_plain);
-    std::string result;
-    if (r.wrapped.empty())
-      result = "nothing wrapped";
-    else if (r.passed(tolerance))
-      result = "ok";
-    else
-      result = "FAIL";
-    std::vector<std::string> cells = {
-        r.policy,
-        std::to_string(r.wrapped.size()),
-        r.wrapped.empty() ? "-" : std::to_string(r.recompute_per_backward),
-        formatDouble("%.3g", r.max_abs_grad_diff),
-        formatBytes(r.peak_bytes_plain),
-        formatBytes(r.peak_bytes_checkpointed),
-        r.wrapped.empty() ? "-" : saved,
-        formatDouble("%.3f s", r.step_seconds_plain),
-        formatDouble("%.3f s", r.step_seconds_checkpointed),
-        result};
+    std::vector<std::string> cells = demoRow(r, tolerance);
     for (std::size_t i = 0; i < cells.size(); ++i)
       std::cout << pad(cells[i], cols[i].second);
     std::cout << "\n";
@@ -346,9 +410,49 @@ int runDemo(const std::string &deviceName, bool json) {
   for (const auto &r : results)
     for (const auto &w : r.warnings)
       std::cout << "warning: " << r.policy << ": " << w << "\n";
-  std::cout << (allPassed ? "every policy that wraps: grads identical to plain, "
-                            "one recompute per backward, lower peak memory\n"
-                          : "FAILED: see the table\n");
+}
+
+int runDemo(const std::string &deviceName, bool json) {
+  const std::optional<torch::Device> device = deviceOrError(deviceName);
+  if (!device)
+    return 2;
+  torch::set_num_threads(std::min<int>(2, torch::get_num_threads()));
+  auto options =
+      wrapguard::DemoModelOptions().blocks(4).width(128).hidden(512).dropout(
+          0.1);
+  torch::manual_seed(0);
+  wrapguard::DemoModel model(options);
+  wrapguard::MakeBatch batch = [](torch::Device d) {
+    return std::vector<torch::Tensor>{
+        torch::randn({2, 128, 128}, torch::TensorOptions().device(d))};
+  };
+  {
+    // Warm-up, so the first policy's times don't include thread-pool and
+    // heap start-up.
+    auto warm = std::dynamic_pointer_cast<wrapguard::DemoModelImpl>(
+        model->clone(*device));
+    warm->forward(batch(*device)[0]).square().mean().backward();
+  }
+  const double tolerance = device->is_cpu() ? 0.0 : 1e-5;
+  bool allPassed = true;
+  std::vector<wrapguard::VerifyResult> results;
+  for (const auto &policy : demoPolicies()) {
+    auto r = wrapguard::verify_checkpointing(
+        torch::nn::AnyModule(model), policy, batch,
+        wrapguard::VerifyOptions().device(*device).timed_steps(2));
+    if (!r.wrapped.empty() && !r.passed(tolerance))
+      allPassed = false;
+    if (json)
+      std::cout << r.to_json() << std::endl;
+    results.push_back(std::move(r));
+  }
+  if (json)
+    return allPassed ? 0 : 1;
+  printDemoTable(results, options, *device, tolerance);
+  std::cout << (allPassed
+                    ? "every policy that wraps: grads identical to plain, "
+                      "one recompute per backward, lower peak memory\n"
+                    : "FAILED: see the table\n");
   return allPassed ? 0 : 1;
 }
 
@@ -360,12 +464,11 @@ struct BenchShape {
   int steps = 5, threads = 2;
 };
 
-int runBench(const std::string &deviceName, const BenchShape &shape, bool json) {
-  torch::Device device(deviceName);
-  if (device.is_cuda() && !torch::cuda::is_available()) {
-    std::cerr << "wrapguard-verify: CUDA is not available\n";
+int runBench(const std::string &deviceName, const BenchShape &shape,
+             bool json) {
+  const std::optional<torch::Device> device = deviceOrError(deviceName);
+  if (!device)
     return 2;
-  }
   torch::set_num_threads(shape.threads);
   torch::manual_seed(0);
   wrapguard::DemoModel model(wrapguard::DemoModelOptions()
@@ -381,20 +484,20 @@ int runBench(const std::string &deviceName, const BenchShape &shape, bool json) 
         return std::vector<torch::Tensor>{torch::randn(
             {s.batch, s.seq, s.width}, torch::TensorOptions().device(d))};
       },
-      wrapguard::VerifyOptions().device(device).timed_steps(shape.steps));
+      wrapguard::VerifyOptions().device(*device).timed_steps(shape.steps));
   if (json) {
     std::cout << r.to_json() << std::endl;
   } else {
     std::cout << "plain: " << r.step_seconds_plain << " s, peak "
-              << formatBytes(r.peak_bytes_plain) << "\ncheckpointed: "
-              << r.step_seconds_checkpointed << " s, peak "
-              << formatBytes(r.peak_bytes_checkpointed) << "\n";
+              << formatBytes(r.peak_bytes_plain)
+              << "\ncheckpointed: " << r.step_seconds_checkpointed
+              << " s, peak " << formatBytes(r.peak_bytes_checkpointed) << "\n";
   }
-  return r.passed(device.is_cpu() ? 0.0 : 1e-5) ? 0 : 1;
+  return r.passed(device->is_cpu() ? 0.0 : 1e-5) ? 0 : 1;
 }
 
 // ---------------------------------------------------------------------------
-// --sites
+// --sites: reading the flagged sites
 
 struct FlaggedSite {
   std::string file;
@@ -406,7 +509,7 @@ struct FlaggedSite {
 std::string stripFileUri(std::string uri) {
   if (uri.rfind("file://", 0) == 0)
     uri = uri.substr(7);
-  // Undo %20 and friends, which SARIF URIs may carry.
+  // Undo %20 and friends, which SARIF URIs carry (RFC 3986).
   std::string out;
   for (std::size_t i = 0; i < uri.size(); ++i) {
     if (uri[i] == '%' && i + 2 < uri.size() &&
@@ -421,48 +524,91 @@ std::string stripFileUri(std::string uri) {
   return out;
 }
 
-std::vector<FlaggedSite> readSites(const std::string &path) {
-  std::string text = readFile(path);
-  std::size_t first = text.find_first_not_of(" \t\r\n");
+// The function a SARIF location names. The scanner writes
+// `fullyQualifiedName` (issue 10, defect 5); other tools may write only
+// `name`.
+std::string logicalFunction(const Json &location) {
+  for (const Json &logical : location.list("logicalLocations")) {
+    std::string name = logical.str("fullyQualifiedName");
+    if (name.empty())
+      name = logical.str("name");
+    if (!name.empty())
+      return name;
+  }
+  return "";
+}
+
+std::optional<FlaggedSite> sarifSite(const Json &result) {
+  const std::vector<Json> &locations = result.list("locations");
+  if (locations.empty())
+    return std::nullopt;
+  const Json *physical = locations[0].get("physicalLocation");
+  if (!physical)
+    return std::nullopt;
+  const Json *artifact = physical->get("artifactLocation");
+  const Json *region = physical->get("region");
+  FlaggedSite site;
+  site.file = artifact ? stripFileUri(artifact->str("uri")) : "";
+  site.line = region ? static_cast<int>(region->num("startLine")) : 0;
+  if (const Json *message = result.get("message"))
+    site.message = message->str("text");
+  site.function = logicalFunction(locations[0]);
+  return site;
+}
+
+std::vector<FlaggedSite> readJsonSites(const std::string &text,
+                                       const std::string &path) {
+  Json doc = JsonParser(text).parse();
   std::vector<FlaggedSite> sites;
-  if (first != std::string::npos && (text[first] == '{' || text[first] == '[')) {
-    Json doc = JsonParser(text).parse();
-    if (doc.type == Json::Type::Array) { // the scanner's --format=json
-      for (const Json &item : doc.array)
-        sites.push_back({item.str("file"), static_cast<int>(item.num("line")),
-                         item.str("function"), item.str("message")});
-      return sites;
-    }
-    const Json *runs = doc.get("runs");
-    if (!runs || runs->type != Json::Type::Array)
-      throw std::runtime_error("'" + path + "' is JSON but neither SARIF (no "
-                               "runs) nor the scanner's array");
-    for (const Json &run : runs->array) {
-      const Json *results = run.get("results");
-      if (!results)
-        continue;
-      for (const Json &result : results->array) {
-        const Json *locations = result.get("locations");
-        if (!locations || locations->array.empty())
-          continue;
-        const Json *physical = locations->array[0].get("physicalLocation");
-        if (!physical)
-          continue;
-        const Json *artifact = physical->get("artifactLocation");
-        const Json *region = physical->get("region");
-        FlaggedSite site;
-        site.file = artifact ? stripFileUri(artifact->str("uri")) : "";
-        site.line = region ? static_cast<int>(region->num("startLine")) : 0;
-        if (const Json *message = result.get("message"))
-          site.message = message->str("text");
-        if (const Json *logical = locations->array[0].get("logicalLocations"))
-          if (!logical->array.empty())
-            site.function = logical->array[0].str("name");
-        sites.push_back(site);
-      }
-    }
+  if (doc.type == Json::Type::Array) { // the scanner's --format=json
+    for (const Json &item : doc.array)
+      sites.push_back({item.str("file"), static_cast<int>(item.num("line")),
+                       item.str("function"), item.str("message")});
     return sites;
   }
+  const Json *runs = doc.get("runs");
+  if (!runs || runs->type != Json::Type::Array)
+    throw std::runtime_error("'" + path +
+                             "' is JSON but neither SARIF (no "
+                             "runs) nor the scanner's array");
+  for (const Json &run : runs->array)
+    for (const Json &result : run.list("results"))
+      if (std::optional<FlaggedSite> site = sarifSite(result))
+        sites.push_back(std::move(*site));
+  return sites;
+}
+
+bool isNumber(const std::string &s) {
+  return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
+}
+
+// One "file:line" or "file:line:column" line of a text list; the file may
+// itself hold colons.
+FlaggedSite parseTextSite(const std::string &line, const std::string &path) {
+  std::vector<std::string> parts;
+  std::size_t pos = 0, colon;
+  while ((colon = line.find(':', pos)) != std::string::npos) {
+    parts.push_back(line.substr(pos, colon - pos));
+    pos = colon + 1;
+  }
+  parts.push_back(line.substr(pos));
+  const std::size_t n = parts.size();
+  const std::size_t lineIndex =
+      n >= 3 && isNumber(parts[n - 1]) && isNumber(parts[n - 2]) ? n - 2
+                                                                 : n - 1;
+  if (lineIndex == 0 || !isNumber(parts[lineIndex]) ||
+      parts[lineIndex].size() > 9)
+    throw std::runtime_error("'" + path + "': expected file:line, got '" +
+                             line + "'");
+  std::string file = parts[0];
+  for (std::size_t i = 1; i < lineIndex; ++i)
+    file += ":" + parts[i];
+  return {file, std::stoi(parts[lineIndex]), "", ""};
+}
+
+std::vector<FlaggedSite> readTextSites(const std::string &text,
+                                       const std::string &path) {
+  std::vector<FlaggedSite> sites;
   std::istringstream lines(text);
   std::string line;
   while (std::getline(lines, line)) {
@@ -470,33 +616,24 @@ std::vector<FlaggedSite> readSites(const std::string &path) {
     if (start == std::string::npos || line[start] == '#')
       continue;
     line = line.substr(start);
-    while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back())))
+    while (!line.empty() &&
+           std::isspace(static_cast<unsigned char>(line.back())))
       line.pop_back();
-    // file:line or file:line:column
-    std::vector<std::string> parts;
-    std::size_t pos = 0, colon;
-    while ((colon = line.find(':', pos)) != std::string::npos) {
-      parts.push_back(line.substr(pos, colon - pos));
-      pos = colon + 1;
-    }
-    parts.push_back(line.substr(pos));
-    auto isNumber = [](const std::string &s) {
-      return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
-    };
-    std::size_t lineIndex = parts.size() >= 3 && isNumber(parts[parts.size() - 1]) &&
-                                    isNumber(parts[parts.size() - 2])
-                                ? parts.size() - 2
-                                : parts.size() - 1;
-    if (lineIndex == 0 || !isNumber(parts[lineIndex]))
-      throw std::runtime_error("'" + path + "': expected file:line, got '" +
-                               line + "'");
-    std::string file = parts[0];
-    for (std::size_t i = 1; i < lineIndex; ++i)
-      file += ":" + parts[i];
-    sites.push_back({file, std::stoi(parts[lineIndex]), "", ""});
+    sites.push_back(parseTextSite(line, path));
   }
   return sites;
 }
+
+std::vector<FlaggedSite> readSites(const std::string &path) {
+  std::string text = readFile(path);
+  std::size_t first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && (text[first] == '{' || text[first] == '['))
+    return readJsonSites(text, path);
+  return readTextSites(text, path);
+}
+
+// ---------------------------------------------------------------------------
+// --sites: joining them with the trace
 
 std::string normalizePath(std::string p) {
   while (p.rfind("./", 0) == 0)
@@ -524,7 +661,8 @@ int pathMatch(const std::string &a0, const std::string &b0) {
   const std::string &longer = a.size() > b.size() ? a : b;
   const std::string &shorter = a.size() > b.size() ? b : a;
   if (longer.size() > shorter.size() &&
-      longer.compare(longer.size() - shorter.size(), shorter.size(), shorter) == 0 &&
+      longer.compare(longer.size() - shorter.size(), shorter.size(), shorter) ==
+          0 &&
       longer[longer.size() - shorter.size() - 1] == '/')
     return 2;
   return baseName(a) == baseName(b) ? 1 : 0;
@@ -533,8 +671,10 @@ int pathMatch(const std::string &a0, const std::string &b0) {
 std::string describeVerification(const Json &v) {
   const Json *passed = v.get("passed");
   bool ok = passed && passed->type == Json::Type::Bool && passed->boolean;
-  double plain = v.num("peak_bytes_plain"), ckpt = v.num("peak_bytes_checkpointed");
-  std::string saved = plain > 0 ? formatDouble("%.0f%%", 100.0 * (plain - ckpt) / plain) : "?";
+  double plain = v.num("peak_bytes_plain"),
+         ckpt = v.num("peak_bytes_checkpointed");
+  std::string saved =
+      plain > 0 ? formatDouble("%.0f%%", 100.0 * (plain - ckpt) / plain) : "?";
   const Json *diff = v.get("max_abs_grad_diff");
   std::string diffText = diff && diff->type == Json::Type::Number
                              ? formatDouble("%.3g", diff->number)
@@ -545,160 +685,264 @@ std::string describeVerification(const Json &v) {
          " recompute/backward, peak memory -" + saved + ")";
 }
 
+// The trace entry of a flagged site: the best path match on the same line,
+// else the closest line up to 3 below (a call spread over lines is flagged at
+// its start, counted at its end).
+const Json *findTraceSite(const FlaggedSite &site, const Json &traceSites) {
+  const Json *best = nullptr;
+  int bestScore = 0, bestDistance = 99;
+  for (const Json &t : traceSites.array) {
+    int score = pathMatch(site.file, t.str("file"));
+    int distance = static_cast<int>(t.num("line")) - site.line;
+    if (!score || distance < 0 || distance > 3)
+      continue;
+    if (distance < bestDistance ||
+        (distance == bestDistance && score > bestScore)) {
+      best = &t;
+      bestScore = score;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+// What one flagged site did at runtime.
+struct SiteReport {
+  bool reached = false;
+  std::uint64_t calls = 0, empty = 0;
+  std::vector<std::string> types;   // of the modules its callable wrapped
+  std::vector<std::string> results; // verifications covering those types
+  std::string summary;
+};
+
+std::vector<std::string>
+verificationsCovering(const std::vector<std::string> &types,
+                      const Json *verifications) {
+  std::vector<std::string> results;
+  if (types.empty() || !verifications)
+    return results;
+  for (const Json &v : verifications->array) {
+    bool covers = false;
+    for (const Json &m : v.list("wrapped_modules"))
+      for (const auto &t : types)
+        covers = covers || m.str("type") == t;
+    if (covers)
+      results.push_back(describeVerification(v));
+  }
+  return results;
+}
+
+SiteReport reportSite(const FlaggedSite &site, const Json &traceSites,
+                      const Json *verifications) {
+  SiteReport r;
+  const Json *best = findTraceSite(site, traceSites);
+  if (best) {
+    r.calls = static_cast<std::uint64_t>(best->num("calls"));
+    r.empty = static_cast<std::uint64_t>(best->num("empty_calls"));
+    for (const Json &w : best->list("wrapped"))
+      r.types.push_back(w.str("type"));
+  }
+  r.reached = r.calls > 0;
+  r.results = verificationsCovering(r.types, verifications);
+  if (!r.reached)
+    r.summary = "not reached in this run";
+  else if (r.types.empty())
+    r.summary = r.empty == r.calls
+                    ? "callable always empty: wrapped nothing"
+                    : "no module info in the trace for this site";
+  else
+    r.summary = "wrapped " + std::to_string(r.types.size()) +
+                " module(s) of type " + r.types[0] +
+                (r.results.empty() ? "; no verification in the trace"
+                                   : "; verification: " + r.results[0]);
+  return r;
+}
+
+std::string jsonStringArray(const std::vector<std::string> &items) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < items.size(); ++i)
+    out += (i ? ",\"" : "\"") + jsonEscape(items[i]) + "\"";
+  return out + "]";
+}
+
+void printSiteJson(const FlaggedSite &site, const SiteReport &r) {
+  std::cout << "{\"file\":\"" << jsonEscape(site.file)
+            << "\",\"line\":" << site.line << ",\"function\":\""
+            << jsonEscape(site.function)
+            << "\",\"reached\":" << (r.reached ? "true" : "false")
+            << ",\"calls\":" << r.calls << ",\"empty_calls\":" << r.empty
+            << ",\"wrapped_types\":" << jsonStringArray(r.types)
+            << ",\"verifications\":" << jsonStringArray(r.results)
+            << ",\"summary\":\"" << jsonEscape(r.summary) << "\"}\n";
+}
+
+void printSiteText(const FlaggedSite &site, const SiteReport &r) {
+  std::cout << pad(site.file + ":" + std::to_string(site.line), 44)
+            << pad(r.reached ? "yes" : "no", 9)
+            << pad(std::to_string(r.calls), 7)
+            << pad(std::to_string(r.empty), 7) << r.summary << "\n";
+}
+
 int runSites(const std::string &sitesPath, const std::string &tracePath,
              bool json) {
   std::vector<FlaggedSite> flagged = readSites(sitesPath);
   Json trace = JsonParser(readFile(tracePath)).parse();
   const Json *traceSites = trace.get("sites");
   if (!traceSites || traceSites->type != Json::Type::Array)
-    throw std::runtime_error("'" + tracePath + "' has no \"sites\" array; is it "
+    throw std::runtime_error("'" + tracePath +
+                             "' has no \"sites\" array; is it "
                              "a WRAPGUARD_TRACE file?");
   const Json *verifications = trace.get("verifications");
+  if (verifications && verifications->type != Json::Type::Array)
+    verifications = nullptr;
 
   int reached = 0;
   if (!json)
     std::cout << pad("flagged site", 44) << pad("reached", 9) << pad("calls", 7)
               << pad("empty", 7) << "wrapped / verification\n";
   for (const FlaggedSite &site : flagged) {
-    // Best path match on the same line; else the closest line up to 3 below
-    // (a call spread over lines is flagged at its start, counted at its end).
-    const Json *best = nullptr;
-    int bestScore = 0, bestDistance = 99;
-    for (const Json &t : traceSites->array) {
-      int score = pathMatch(site.file, t.str("file"));
-      int distance = static_cast<int>(t.num("line")) - site.line;
-      if (!score || distance < 0 || distance > 3)
-        continue;
-      if (distance < bestDistance || (distance == bestDistance && score > bestScore)) {
-        best = &t;
-        bestScore = score;
-        bestDistance = distance;
-      }
-    }
-    std::uint64_t calls = best ? static_cast<std::uint64_t>(best->num("calls")) : 0;
-    std::uint64_t empty = best ? static_cast<std::uint64_t>(best->num("empty_calls")) : 0;
-    if (best && calls > 0)
-      ++reached;
-
-    // What the site's callable wrapped, and what the verifier said about it.
-    std::vector<std::string> types;
-    if (best)
-      if (const Json *wrapped = best->get("wrapped"))
-        for (const Json &w : wrapped->array)
-          types.push_back(w.str("type"));
-    std::vector<std::string> results;
-    if (!types.empty() && verifications) {
-      for (const Json &v : verifications->array) {
-        const Json *mods = v.get("wrapped_modules");
-        bool covers = false;
-        if (mods)
-          for (const Json &m : mods->array)
-            for (const auto &t : types)
-              covers = covers || m.str("type") == t;
-        if (covers)
-          results.push_back(describeVerification(v));
-      }
-    }
-    std::string detail;
-    if (!best || calls == 0)
-      detail = "not reached in this run";
-    else if (types.empty())
-      detail = empty == calls ? "callable always empty: wrapped nothing"
-                              : "no module info in the trace for this site";
-    else {
-      detail = "wrapped " + std::to_string(types.size()) + " module(s) of type " + types[0];
-      detail += results.empty() ? "; no verification in the trace"
-                                : "; verification: " + results[0];
-    }
-
-    if (json) {
-      std::cout << "{\"file\":\"" << jsonEscape(site.file) << "\",\"line\":" << site.line
-                << ",\"reached\":" << (best && calls ? "true" : "false")
-                << ",\"calls\":" << calls << ",\"empty_calls\":" << empty
-                << ",\"wrapped_types\":[";
-      for (std::size_t i = 0; i < types.size(); ++i)
-        std::cout << (i ? "," : "") << "\"" << jsonEscape(types[i]) << "\"";
-      std::cout << "],\"verifications\":[";
-      for (std::size_t i = 0; i < results.size(); ++i)
-        std::cout << (i ? "," : "") << "\"" << jsonEscape(results[i]) << "\"";
-      std::cout << "],\"summary\":\"" << jsonEscape(detail) << "\"}\n";
-    } else {
-      std::cout << pad(site.file + ":" + std::to_string(site.line), 44)
-                << pad(best && calls ? "yes" : "no", 9) << pad(std::to_string(calls), 7)
-                << pad(std::to_string(empty), 7) << detail << "\n";
-    }
+    SiteReport r = reportSite(site, *traceSites, verifications);
+    reached += r.reached;
+    if (json)
+      printSiteJson(site, r);
+    else
+      printSiteText(site, r);
   }
   if (!json)
-    std::cout << "\n" << reached << " of " << flagged.size()
+    std::cout << "\n"
+              << reached << " of " << flagged.size()
               << " flagged sites reached\n";
   return 0;
+}
+
+// ---------------------------------------------------------------------------
+// The command line
+
+struct Options {
+  bool demo = false, bench = false, json = false;
+  BenchShape shape;
+  std::string device = "cpu", sites, trace;
+};
+
+// Parses a whole decimal integer in [min, max] into `out`; false, with a
+// message, for anything else (issue 10, defect 3: std::stoll used to throw
+// from outside any try and end the process).
+template <typename T>
+bool parseInteger(const std::string &option, const std::string &text, T min,
+                  T max, T &out) {
+  long long value = 0;
+  const char *begin = text.data(), *end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(begin, end, value);
+  if (text.empty() || ec != std::errc() || ptr != end || value < min ||
+      value > max) {
+    std::cerr << "wrapguard-verify: " << option << " expects an integer from "
+              << min << " to " << max << ", got '" << text << "'\n";
+    return false;
+  }
+  out = static_cast<T>(value);
+  return true;
+}
+
+// Handles one numeric --bench option; nullopt when `arg` is none of them.
+std::optional<bool> parseShapeOption(const std::string &arg,
+                                     const std::string &value,
+                                     BenchShape &shape) {
+  const std::int64_t big = INT64_MAX;
+  if (arg == "--blocks")
+    return parseInteger<std::int64_t>(arg, value, 1, big, shape.blocks);
+  if (arg == "--seq")
+    return parseInteger<std::int64_t>(arg, value, 1, big, shape.seq);
+  if (arg == "--width")
+    return parseInteger<std::int64_t>(arg, value, 1, big, shape.width);
+  if (arg == "--hidden")
+    return parseInteger<std::int64_t>(arg, value, 1, big, shape.hidden);
+  if (arg == "--batch")
+    return parseInteger<std::int64_t>(arg, value, 1, big, shape.batch);
+  if (arg == "--steps")
+    return parseInteger<int>(arg, value, 0, INT_MAX, shape.steps);
+  if (arg == "--threads")
+    return parseInteger<int>(arg, value, 1, INT_MAX, shape.threads);
+  return std::nullopt;
+}
+
+bool takesValue(const std::string &arg) {
+  for (const char *name :
+       {"--blocks", "--seq", "--width", "--hidden", "--batch", "--steps",
+        "--threads", "--device", "--sites", "--trace"})
+    if (arg == name)
+      return true;
+  return false;
+}
+
+// Fills `o` from the command line. Returns an exit status when the process
+// should end now (0 after --help, 2 on a usage error), else nullopt.
+std::optional<int> parseArgs(int argc, char **argv, Options &o) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i], value;
+    if (arg.rfind("--device=", 0) == 0) {
+      value = arg.substr(9);
+      arg = "--device";
+    } else if (takesValue(arg)) {
+      if (i + 1 >= argc) {
+        std::cerr << "wrapguard-verify: " << arg << " needs a value\n" << Usage;
+        return 2;
+      }
+      value = argv[++i];
+    }
+    if (std::optional<bool> ok = parseShapeOption(arg, value, o.shape)) {
+      if (!*ok)
+        return 2;
+    } else if (arg == "--demo") {
+      o.demo = true;
+    } else if (arg == "--bench") {
+      o.bench = true;
+    } else if (arg == "--json") {
+      o.json = true;
+    } else if (arg == "--device") {
+      o.device = value;
+    } else if (arg == "--sites") {
+      o.sites = value;
+    } else if (arg == "--trace") {
+      o.trace = value;
+    } else if (arg == "-h" || arg == "--help") {
+      std::cout << Usage;
+      return 0;
+    } else {
+      std::cerr << "wrapguard-verify: unknown argument '" << arg << "'\n"
+                << Usage;
+      return 2;
+    }
+  }
+  return std::nullopt;
+}
+
+int run(const Options &o) {
+  if (o.demo || o.bench) {
+    if (o.device != "cpu" && o.device != "cuda") {
+      std::cerr << "wrapguard-verify: --device must be cpu or cuda\n";
+      return 2;
+    }
+    return o.bench ? runBench(o.device, o.shape, o.json)
+                   : runDemo(o.device, o.json);
+  }
+  if (!o.sites.empty() && !o.trace.empty())
+    return runSites(o.sites, o.trace, o.json);
+  std::cerr << Usage;
+  return 2;
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-  bool demo = false, json = false, bench = false;
-  BenchShape shape;
-  std::string device = "cpu", sites, trace;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value = [&](const std::string &name) -> std::string {
-      if (i + 1 >= argc) {
-        std::cerr << "wrapguard-verify: " << name << " needs a value\n" << Usage;
-        std::exit(2);
-      }
-      return argv[++i];
-    };
-    if (arg == "--demo")
-      demo = true;
-    else if (arg == "--bench")
-      bench = true;
-    else if (arg == "--blocks")
-      shape.blocks = std::stoll(value(arg));
-    else if (arg == "--seq")
-      shape.seq = std::stoll(value(arg));
-    else if (arg == "--width")
-      shape.width = std::stoll(value(arg));
-    else if (arg == "--hidden")
-      shape.hidden = std::stoll(value(arg));
-    else if (arg == "--batch")
-      shape.batch = std::stoll(value(arg));
-    else if (arg == "--steps")
-      shape.steps = std::stoi(value(arg));
-    else if (arg == "--threads")
-      shape.threads = std::stoi(value(arg));
-    else if (arg == "--json")
-      json = true;
-    else if (arg == "--device")
-      device = value(arg);
-    else if (arg.rfind("--device=", 0) == 0)
-      device = arg.substr(9);
-    else if (arg == "--sites")
-      sites = value(arg);
-    else if (arg == "--trace")
-      trace = value(arg);
-    else if (arg == "-h" || arg == "--help") {
-      std::cout << Usage;
-      return 0;
-    } else {
-      std::cerr << "wrapguard-verify: unknown argument '" << arg << "'\n" << Usage;
-      return 2;
-    }
-  }
+  Options options;
+  if (std::optional<int> status = parseArgs(argc, argv, options))
+    return *status;
   try {
-    if (demo || bench) {
-      if (device != "cpu" && device != "cuda") {
-        std::cerr << "wrapguard-verify: --device must be cpu or cuda\n";
-        return 2;
-      }
-      return bench ? runBench(device, shape, json) : runDemo(device, json);
-    }
-    if (!sites.empty() && !trace.empty())
-      return runSites(sites, trace, json);
+    return run(options);
+  } catch (const c10::Error &e) {
+    std::cerr << "wrapguard-verify: " << e.what_without_backtrace() << "\n";
   } catch (const std::exception &e) {
     std::cerr << "wrapguard-verify: " << e.what() << "\n";
-    return 1;
   }
-  std::cerr << Usage;
-  return 2;
+  return 1;
 }

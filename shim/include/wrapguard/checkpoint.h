@@ -1,7 +1,20 @@
-// Activation checkpointing for LibTorch modules and functions.
-#pragma once
+//===- checkpoint.h - Activation checkpointing for LibTorch -----*- C++ -*-===//
+//
+// CheckpointWrapper for modules, checkpoint() for functions and
+// checkpoint_sequential() for a Sequential: forwards that keep only their
+// inputs and recompute the rest in the backward.
+#ifndef WRAPGUARD_CHECKPOINT_H
+#define WRAPGUARD_CHECKPOINT_H
 
-#include <torch/torch.h>
+#include <c10/util/Exception.h>
+#include <torch/arg.h>
+#include <torch/nn/cloneable.h>
+#include <torch/nn/module.h>
+#include <torch/nn/modules/common.h>
+#include <torch/nn/modules/container/any.h>
+#include <torch/nn/modules/container/sequential.h>
+#include <torch/nn/pimpl.h>
+#include <torch/types.h>
 
 #include <atomic>
 #include <cstdint>
@@ -15,8 +28,8 @@
 namespace wrapguard {
 
 /// A forward over tensors: what a checkpoint recomputes.
-using TensorFn =
-    std::function<std::vector<torch::Tensor>(const std::vector<torch::Tensor>&)>;
+using TensorFn = std::function<std::vector<torch::Tensor>(
+    const std::vector<torch::Tensor> &)>;
 
 /// Options for `CheckpointWrapper` and `checkpoint`.
 struct CheckpointOptions {
@@ -34,11 +47,12 @@ namespace detail {
 /// `torch::autograd::grad` reaches them. When `accumulate_unknown_leaves` is
 /// true (plain functions, whose parameters are unknown) the recompute instead
 /// accumulates into every leaf it reaches, which needs `.backward()`.
-std::vector<torch::Tensor> checkpoint_impl(
-    TensorFn fn, const std::vector<torch::Tensor>& inputs,
-    const std::vector<torch::Tensor>& params,
-    std::shared_ptr<std::atomic<std::int64_t>> recomputes,
-    const CheckpointOptions& options, bool accumulate_unknown_leaves);
+std::vector<torch::Tensor>
+checkpoint_impl(TensorFn fn, const std::vector<torch::Tensor> &inputs,
+                const std::vector<torch::Tensor> &params,
+                std::shared_ptr<std::atomic<std::int64_t>> recomputes,
+                const CheckpointOptions &options,
+                bool accumulate_unknown_leaves);
 
 /// Builds a `TensorFn` over a type-erased module. Errors from a forward that
 /// does not take or return tensors are rethrown with the module's name.
@@ -46,12 +60,11 @@ TensorFn any_module_forward(torch::nn::AnyModule module);
 
 /// Records, on the call site whose callable is running (see call.h), that it
 /// wrapped `module`.
-void note_wrapped_at_current_site(const torch::nn::Module& module);
+void note_wrapped_at_current_site(const torch::nn::Module &module);
 
 /// Whether any parameter type of M::forward decays to a tensor; used to turn a
 /// module whose forward takes no tensor into a clear runtime error.
-template <typename M>
-struct forward_takes_tensor {
+template <typename M> struct forward_takes_tensor {
   template <typename R, typename C, typename... A>
   static constexpr bool check(R (C::*)(A...)) {
     return (std::is_same_v<std::decay_t<A>, torch::Tensor> || ...);
@@ -64,7 +77,7 @@ struct forward_takes_tensor {
 };
 
 template <typename F, std::size_t... I>
-auto call_with_tensors(F& f, const std::vector<torch::Tensor>& args,
+auto call_with_tensors(F &f, const std::vector<torch::Tensor> &args,
                        std::index_sequence<I...>) {
   return f(args[I]...);
 }
@@ -88,7 +101,7 @@ auto call_with_tensors(F& f, const std::vector<torch::Tensor>& args,
 /// ```
 class CheckpointWrapperImpl
     : public torch::nn::Cloneable<CheckpointWrapperImpl> {
- public:
+public:
   /// Wraps a type-erased module (what `apply_activation_checkpointing` finds
   /// in a `torch::nn::Sequential`).
   explicit CheckpointWrapperImpl(torch::nn::AnyModule module,
@@ -101,9 +114,8 @@ class CheckpointWrapperImpl
       : CheckpointWrapperImpl(checked_any(module.ptr()), options) {}
 
   /// Wraps a module given by shared pointer.
-  template <typename ModuleType,
-            typename = std::enable_if_t<
-                std::is_base_of_v<torch::nn::Module, ModuleType>>>
+  template <typename ModuleType, typename = std::enable_if_t<std::is_base_of_v<
+                                     torch::nn::Module, ModuleType>>>
   explicit CheckpointWrapperImpl(std::shared_ptr<ModuleType> module,
                                  CheckpointOptions options = {})
       : CheckpointWrapperImpl(checked_any(std::move(module)), options) {}
@@ -113,27 +125,27 @@ class CheckpointWrapperImpl
 
   /// Runs the wrapped module on 1 to 4 tensors (undefined trailing tensors
   /// are not passed on).
-  torch::Tensor forward(const torch::Tensor& input,
-                        const torch::Tensor& input2 = {},
-                        const torch::Tensor& input3 = {},
-                        const torch::Tensor& input4 = {});
+  torch::Tensor forward(const torch::Tensor &input,
+                        const torch::Tensor &input2 = {},
+                        const torch::Tensor &input3 = {},
+                        const torch::Tensor &input4 = {});
 
   /// Backward passes that recomputed this wrapper's module so far.
   std::int64_t recompute_count() const { return recomputes_->load(); }
 
   /// The wrapped module.
-  const torch::nn::AnyModule& module() const { return module_; }
+  const torch::nn::AnyModule &module() const { return module_; }
 
-  const CheckpointOptions& options() const { return options_; }
+  const CheckpointOptions &options() const { return options_; }
 
-  void pretty_print(std::ostream& stream) const override;
+  void pretty_print(std::ostream &stream) const override;
 
- protected:
+protected:
   FORWARD_HAS_DEFAULT_ARGS({1, torch::nn::AnyValue(torch::Tensor())},
                            {2, torch::nn::AnyValue(torch::Tensor())},
                            {3, torch::nn::AnyValue(torch::Tensor())})
 
- private:
+private:
   template <typename ModuleType>
   static torch::nn::AnyModule checked_any(std::shared_ptr<ModuleType> module) {
     TORCH_CHECK(module, "wrapguard::CheckpointWrapper: the module is null");
@@ -152,7 +164,8 @@ class CheckpointWrapperImpl
   std::shared_ptr<std::atomic<std::int64_t>> recomputes_;
 };
 
-/// A `std::shared_ptr<CheckpointWrapperImpl>` handle; see `CheckpointWrapperImpl`.
+/// A `std::shared_ptr<CheckpointWrapperImpl>` handle; see
+/// `CheckpointWrapperImpl`.
 TORCH_MODULE(CheckpointWrapper);
 
 /// Checkpoints a plain function: `fn(inputs...)` runs without keeping its
@@ -173,16 +186,16 @@ TORCH_MODULE(CheckpointWrapper);
 ///       x, w);
 /// ```
 template <typename Fn, typename... Tensors>
-auto checkpoint(Fn&& fn, const Tensors&... inputs) {
+auto checkpoint(Fn &&fn, const Tensors &...inputs) {
   static_assert(sizeof...(Tensors) > 0,
                 "wrapguard::checkpoint needs at least one tensor input");
-  using Result = std::decay_t<std::invoke_result_t<Fn&, const Tensors&...>>;
+  using Result = std::decay_t<std::invoke_result_t<Fn &, const Tensors &...>>;
   static_assert(std::is_same_v<Result, torch::Tensor> ||
                     std::is_same_v<Result, std::vector<torch::Tensor>>,
                 "wrapguard::checkpoint: fn must return a tensor or a "
                 "std::vector<torch::Tensor>");
   TensorFn erased = [f = std::forward<Fn>(fn)](
-                        const std::vector<torch::Tensor>& args) mutable {
+                        const std::vector<torch::Tensor> &args) mutable {
     Result r = detail::call_with_tensors(f, args,
                                          std::index_sequence_for<Tensors...>{});
     if constexpr (std::is_same_v<Result, torch::Tensor>)
@@ -210,7 +223,9 @@ auto checkpoint(Fn&& fn, const Tensors&... inputs) {
 /// ```
 torch::Tensor checkpoint_sequential(torch::nn::Sequential seq,
                                     std::int64_t segments,
-                                    const torch::Tensor& input,
+                                    const torch::Tensor &input,
                                     CheckpointOptions options = {});
 
 } // namespace wrapguard
+
+#endif // WRAPGUARD_CHECKPOINT_H

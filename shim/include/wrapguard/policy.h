@@ -1,9 +1,16 @@
-// Wrap policies and apply_activation_checkpointing.
-#pragma once
+//===- policy.h - Wrap policies and their application -----------*- C++ -*-===//
+//
+// WrapPolicy decides which modules to checkpoint; apply_activation_
+// checkpointing walks a module tree and wraps what the policy picks.
+#ifndef WRAPGUARD_POLICY_H
+#define WRAPGUARD_POLICY_H
 
 #include <wrapguard/checkpoint.h>
 
-#include <torch/torch.h>
+#include <torch/arg.h>
+#include <torch/nn/module.h>
+#include <torch/nn/modules/container/any.h>
+#include <torch/nn/pimpl.h>
 
 #include <cstdint>
 #include <functional>
@@ -17,7 +24,7 @@ namespace wrapguard {
 /// What a policy returns for a module it wraps: a callable from the module to
 /// its wrapped replacement. An empty `WrapFn` means "don't wrap".
 using WrapFn =
-    std::function<torch::nn::AnyModule(const torch::nn::AnyModule& module)>;
+    std::function<torch::nn::AnyModule(const torch::nn::AnyModule &module)>;
 
 /// Decides which modules `apply_activation_checkpointing` wraps.
 ///
@@ -27,7 +34,7 @@ using WrapFn =
 ///   auto report = wrapguard::apply_activation_checkpointing(model, policy);
 /// ```
 class WrapPolicy {
- public:
+public:
   enum class Kind { no_wrap, size_based, transformer_based, lambda };
 
   /// Wraps nothing: `resolve` always returns an empty `WrapFn`. Unlike
@@ -41,13 +48,13 @@ class WrapPolicy {
   /// ("LinearImpl"), or that without the `Impl` suffix ("Linear").
   static WrapPolicy transformer_based(std::set<std::string> type_names);
   /// Wraps modules for which `check_fn` returns true.
-  static WrapPolicy lambda(
-      std::function<bool(const torch::nn::Module&)> check_fn);
+  static WrapPolicy
+  lambda(std::function<bool(const torch::nn::Module &)> check_fn);
 
   /// The callable that wraps `module` in a `CheckpointWrapper`, or an empty
   /// `WrapFn` when this policy does not wrap it. Exceptions from a lambda
   /// policy propagate.
-  WrapFn resolve(const torch::nn::Module& module) const;
+  WrapFn resolve(const torch::nn::Module &module) const;
 
   /// False when the policy can wrap no module at all (NO_WRAP, or a
   /// transformer policy with no type names).
@@ -58,31 +65,31 @@ class WrapPolicy {
   std::string name() const;
 
   /// Options given to every `CheckpointWrapper` this policy builds.
-  WrapPolicy& checkpoint_options(CheckpointOptions options) {
+  WrapPolicy &checkpoint_options(CheckpointOptions options) {
     options_ = options;
     return *this;
   }
 
- private:
+private:
   explicit WrapPolicy(Kind kind) : kind_(kind) {}
   Kind kind_;
   std::int64_t min_num_params_ = 0;
   std::set<std::string> type_names_;
-  std::function<bool(const torch::nn::Module&)> check_fn_;
+  std::function<bool(const torch::nn::Module &)> check_fn_;
   CheckpointOptions options_;
 };
 
 /// Parameters of `module` that are not inside a `CheckpointWrapper` below it.
-std::int64_t count_unwrapped_params(const torch::nn::Module& module);
+std::int64_t count_unwrapped_params(const torch::nn::Module &module);
 
 /// The module's unqualified type name without a trailing `Impl`
 /// ("torch::nn::LinearImpl" -> "Linear").
-std::string short_type_name(const torch::nn::Module& module);
+std::string short_type_name(const torch::nn::Module &module);
 
 /// One module `apply_activation_checkpointing` wrapped.
 struct WrappedModule {
-  std::string name;      ///< dotted path from the root, e.g. "blocks.3"
-  std::string type;      ///< short type name, e.g. "Block"
+  std::string name; ///< dotted path from the root, e.g. "blocks.3"
+  std::string type; ///< short type name, e.g. "Block"
   std::int64_t num_params = 0;
   CheckpointWrapper wrapper{nullptr};
 };
@@ -121,12 +128,14 @@ struct CheckpointReport {
 ///       model.ptr(), wrapguard::WrapPolicy::size_based(100000));
 ///   std::cout << report.to_string();
 /// ```
-CheckpointReport apply_activation_checkpointing(
-    const std::shared_ptr<torch::nn::Module>& root, const WrapPolicy& policy);
+CheckpointReport
+apply_activation_checkpointing(const std::shared_ptr<torch::nn::Module> &root,
+                               const WrapPolicy &policy);
 
 template <typename ModuleType>
-CheckpointReport apply_activation_checkpointing(
-    const torch::nn::ModuleHolder<ModuleType>& root, const WrapPolicy& policy) {
+CheckpointReport
+apply_activation_checkpointing(const torch::nn::ModuleHolder<ModuleType> &root,
+                               const WrapPolicy &policy) {
   return apply_activation_checkpointing(
       std::static_pointer_cast<torch::nn::Module>(root.ptr()), policy);
 }
@@ -136,15 +145,17 @@ struct CheckpointingRequest {
   TORCH_ARG(bool, activation_checkpointing) = true;
 };
 
-/// Throws `std::invalid_argument` when checkpointing is requested but the
-/// policy can wrap nothing (accelerate's fix for its issue #3822 does the
-/// same, instead of crashing on a None policy later).
+/// Throws `c10::ValueError` (Python's `ValueError`) when checkpointing is
+/// requested but the policy can wrap nothing (accelerate's fix for its issue
+/// #3822 does the same, instead of crashing on a None policy later).
 ///
 /// Example:
 /// ```
 ///   wrapguard::validate_checkpointing(WrapPolicy::no_wrap(), {}); // throws
 /// ```
-void validate_checkpointing(const WrapPolicy& policy,
-                            const CheckpointingRequest& options);
+void validate_checkpointing(const WrapPolicy &policy,
+                            const CheckpointingRequest &options);
 
 } // namespace wrapguard
+
+#endif // WRAPGUARD_POLICY_H

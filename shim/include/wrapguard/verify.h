@@ -1,11 +1,19 @@
-// Verification that checkpoint wrapping is correct and pays off, plus the
-// allocator-level memory meter and the bundled example model.
-#pragma once
+//===- verify.h - Verification of activation checkpointing ------*- C++ -*-===//
+//
+// verify_checkpointing runs a model plain and checkpointed from the same
+// weights and compares grads, recomputations, memory and time; MemoryMeter
+// is the allocator-level memory count it uses.
+#ifndef WRAPGUARD_VERIFY_H
+#define WRAPGUARD_VERIFY_H
 
 #include <wrapguard/checkpoint.h>
 #include <wrapguard/policy.h>
 
-#include <torch/torch.h>
+#include <c10/core/Device.h>
+#include <torch/arg.h>
+#include <torch/nn/modules/container/any.h>
+#include <torch/nn/modules/container/sequential.h>
+#include <torch/types.h>
 
 #include <cstdint>
 #include <functional>
@@ -15,10 +23,11 @@
 
 namespace wrapguard {
 
-/// Counts bytes held by the allocator of a device. On the CPU it installs (once,
-/// for the life of the process) a `c10::Allocator` that wraps the default CPU
-/// allocator and tracks current and peak bytes; on CUDA it reads the caching
-/// allocator's statistics (allocated bytes, not reserved). Never RSS.
+/// Counts bytes held by the allocator of a device. On the CPU it installs
+/// (once, for the life of the process) a `c10::Allocator` that wraps the
+/// default CPU allocator and tracks current and peak bytes; on CUDA it reads
+/// the caching allocator's statistics (allocated bytes, not reserved). Never
+/// RSS.
 ///
 /// Example:
 /// ```
@@ -30,7 +39,7 @@ namespace wrapguard {
 ///   std::int64_t peak = meter.peak() - before;
 /// ```
 class MemoryMeter {
- public:
+public:
   explicit MemoryMeter(torch::Device device);
   /// Bytes allocated now.
   std::int64_t current() const;
@@ -41,7 +50,7 @@ class MemoryMeter {
   /// Whether this build can measure the device (CUDA needs a CUDA LibTorch).
   static bool supported(torch::Device device);
 
- private:
+private:
   torch::Device device_;
 };
 
@@ -58,8 +67,8 @@ struct VerifyOptions {
   /// reported.
   TORCH_ARG(int, timed_steps) = 3;
   /// Turns the model's output into the scalar loss; default mean of squares.
-  TORCH_ARG(std::function<torch::Tensor(const torch::Tensor&)>, loss_fn) =
-      [](const torch::Tensor& out) { return out.square().mean(); };
+  TORCH_ARG(std::function<torch::Tensor(const torch::Tensor &)>, loss_fn) =
+      [](const torch::Tensor &out) { return out.square().mean(); };
 
   static torch::Device default_device();
 };
@@ -110,61 +119,27 @@ struct VerifyResult {
 ///
 /// Example:
 /// ```
-///   wrapguard::DemoModel model(wrapguard::DemoModelOptions().width(64));
+///   torch::nn::Sequential model(torch::nn::Linear(64, 256),
+///                               torch::nn::GELU(),
+///                               torch::nn::Linear(256, 64));
 ///   auto r = wrapguard::verify_checkpointing(
-///       torch::nn::AnyModule(model),
-///       wrapguard::WrapPolicy::transformer_based({"DemoBlock"}),
+///       model, wrapguard::WrapPolicy::size_based(10000),
 ///       [](torch::Device d) { return std::vector<torch::Tensor>{
 ///           torch::randn({2, 32, 64}, torch::TensorOptions().device(d))}; });
 ///   std::cout << r.to_json() << "\n";   // r.passed() is the verdict
 /// ```
-VerifyResult verify_checkpointing(const torch::nn::AnyModule& model,
-                                  const WrapPolicy& policy,
-                                  const MakeBatch& make_batch,
+VerifyResult verify_checkpointing(const torch::nn::AnyModule &model,
+                                  const WrapPolicy &policy,
+                                  const MakeBatch &make_batch,
                                   VerifyOptions options = {});
 
 /// The same for a `torch::nn::Sequential` root (whose templated forward an
 /// `AnyModule` cannot hold).
-VerifyResult verify_checkpointing(const torch::nn::Sequential& model,
-                                  const WrapPolicy& policy,
-                                  const MakeBatch& make_batch,
+VerifyResult verify_checkpointing(const torch::nn::Sequential &model,
+                                  const WrapPolicy &policy,
+                                  const MakeBatch &make_batch,
                                   VerifyOptions options = {});
 
-/// Options of the bundled example model.
-struct DemoModelOptions {
-  TORCH_ARG(std::int64_t, blocks) = 4;
-  TORCH_ARG(std::int64_t, width) = 64;
-  TORCH_ARG(std::int64_t, hidden) = 256;
-  TORCH_ARG(double, dropout) = 0.1;
-};
-
-/// A pre-norm residual MLP block: x + Dropout(Linear(GELU(Linear(LayerNorm(x))))).
-class DemoBlockImpl : public torch::nn::Cloneable<DemoBlockImpl> {
- public:
-  explicit DemoBlockImpl(DemoModelOptions options = {});
-  void reset() override;
-  torch::Tensor forward(const torch::Tensor& x);
-
-  DemoModelOptions options;
-  torch::nn::LayerNorm norm{nullptr};
-  torch::nn::Linear fc1{nullptr}, fc2{nullptr};
-  torch::nn::Dropout drop{nullptr};
-};
-TORCH_MODULE(DemoBlock);
-
-/// A small transformer-style stack: `blocks` DemoBlocks in a Sequential, then
-/// a final LayerNorm and a linear head.
-class DemoModelImpl : public torch::nn::Cloneable<DemoModelImpl> {
- public:
-  explicit DemoModelImpl(DemoModelOptions options = {});
-  void reset() override;
-  torch::Tensor forward(const torch::Tensor& x);
-
-  DemoModelOptions options;
-  torch::nn::Sequential blocks{nullptr};
-  torch::nn::LayerNorm norm{nullptr};
-  torch::nn::Linear head{nullptr};
-};
-TORCH_MODULE(DemoModel);
-
 } // namespace wrapguard
+
+#endif // WRAPGUARD_VERIFY_H
