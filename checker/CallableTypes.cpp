@@ -2,6 +2,7 @@
 
 #include "CallableTypes.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclFriend.h"
 #include "clang/AST/DeclTemplate.h"
 
 using namespace clang;
@@ -113,7 +114,46 @@ CallableKind CallableTypes::classify(QualType T) const {
   }
   if (matchesExtra(*RD))
     return CallableKind::FunctionObject;
-  return CallableKind::None;
+  if (!RD->hasDefinition() || RD->isLambda() || RD->isInStdNamespace())
+    return CallableKind::None;
+  RD = RD->getDefinition();
+  auto [It, New] = ClassCache.try_emplace(RD, false);
+  if (New)
+    It->second = isNullableCallableClass(*RD);
+  return It->second ? CallableKind::FunctionObject : CallableKind::None;
+}
+
+/// A parameter of type std::nullptr_t.
+static bool takesNullptr(const FunctionDecl &FD) {
+  for (const ParmVarDecl *P : FD.parameters())
+    if (P->getType().getNonReferenceType()->isNullPtrType())
+      return true;
+  return false;
+}
+
+static bool isNullComparison(const FunctionDecl &FD) {
+  OverloadedOperatorKind Op = FD.getOverloadedOperator();
+  return (Op == OO_EqualEqual || Op == OO_ExclaimEqual) && takesNullptr(FD);
+}
+
+bool CallableTypes::isNullableCallableClass(const CXXRecordDecl &RD) {
+  if (!hasCallOperator(RD.getASTContext().getRecordType(&RD)))
+    return false;
+  for (const NamedDecl *D : RD.getVisibleConversionFunctions()) {
+    const auto *Conv =
+        dyn_cast<CXXConversionDecl>(D->getUnderlyingDecl()->getAsFunction());
+    if (Conv && Conv->getConversionType()->isBooleanType())
+      return true;
+  }
+  for (const CXXMethodDecl *M : RD.methods())
+    if (isNullComparison(*M))
+      return true;
+  // Hidden friends: `friend bool operator==(const F&, std::nullptr_t)`.
+  for (const FriendDecl *F : RD.friends())
+    if (const auto *FD = dyn_cast_or_null<FunctionDecl>(F->getFriendDecl()))
+      if (isNullComparison(*FD))
+        return true;
+  return false;
 }
 
 } // namespace wrapguard

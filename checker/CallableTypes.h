@@ -10,6 +10,7 @@
 #define WRAPGUARD_CHECKER_CALLABLETYPES_H
 
 #include "clang/AST/Type.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/Regex.h"
 #include <string>
 #include <vector>
@@ -49,9 +50,15 @@ public:
   /// True for a class type that has an operator() (lambdas included).
   static bool hasCallOperator(clang::QualType T);
 
+  /// A class with operator() that also converts to bool or compares with
+  /// nullptr: a callable handle that can be empty (packed-function handles,
+  /// folly::Function, llvm::unique_function).
+  static bool isNullableCallableClass(const clang::CXXRecordDecl &RD);
+
 private:
   bool matchesExtra(const clang::CXXRecordDecl &RD) const;
   std::vector<std::unique_ptr<llvm::Regex>> Extra;
+  mutable llvm::DenseMap<const clang::CXXRecordDecl *, bool> ClassCache;
 };
 
 } // namespace wrapguard

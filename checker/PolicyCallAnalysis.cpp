@@ -2,9 +2,11 @@
 
 #include "PolicyCallAnalysis.h"
 #include "CallableTypes.h"
+#include "FactsCollector.h"
 #include "FixIts.h"
 #include "PolicyCallModel.h"
 #include "PolicySummaries.h"
+#include "SourceKeys.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -212,22 +214,6 @@ private:
 
 } // namespace
 
-static bool isNullish(const Expr *E, ASTContext &Ctx) {
-  E = stripNoise(E);
-  if (!E)
-    return false;
-  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
-    if (CE->getNumArgs() == 0)
-      return true;
-    return isNullish(CE->getArg(0), Ctx);
-  }
-  if (const auto *ILE = dyn_cast<InitListExpr>(E))
-    return ILE->getNumInits() == 0;
-  if (isa<ImplicitValueInitExpr, CXXScalarValueInitExpr>(E))
-    return true;
-  return isNullLiteral(E, Ctx);
-}
-
 //===----------------------------------------------------------------------===//
 // The analyzer.
 //===----------------------------------------------------------------------===//
@@ -244,10 +230,16 @@ public:
   AnalysisOptions Opts;
   CallableTypes Types;
   PolicySummaries Summaries;
+  /// The sources of deferred findings, with their untested calls.
+  ProjectFacts Untested;
 
 private:
+  std::optional<Origin> latestOrigin(const CallSite &Site,
+                                     const FunctionDecl &FD);
   void addOriginNote(const CallSite &Site, const FunctionDecl &FD,
                      StringRef Name, Finding &F);
+  bool defer(const CallSite &Site, const FunctionDecl &FD, StringRef Name,
+             Finding &F);
 };
 
 std::vector<Finding> PolicyCallAnalyzer::Impl::analyze(const FunctionDecl &FD,
@@ -270,6 +262,8 @@ std::vector<Finding> PolicyCallAnalyzer::Impl::analyze(const FunctionDecl &FD,
   struct Verdict {
     CallSite Site;
     bool Always;
+    /// Left to the project's facts: no source the TU can judge.
+    bool Deferred = false;
   };
   llvm::SmallVector<Verdict> Verdicts;
   llvm::SmallPtrSet<const CallExpr *, 16> Seen;
@@ -300,6 +294,8 @@ std::vector<Finding> PolicyCallAnalyzer::Impl::analyze(const FunctionDecl &FD,
         if (Opts.StrictMode ||
             (St.Tracked && provesState(Env, St.Tracked->formula(), Facts)))
           Verdicts.push_back({*Site, false});
+        else if (Opts.DeferToProjectFacts)
+          Verdicts.push_back({*Site, false, /*Deferred=*/true});
       });
   if (Err) {
     llvm::consumeError(std::move(Err));
@@ -316,6 +312,8 @@ std::vector<Finding> PolicyCallAnalyzer::Impl::analyze(const FunctionDecl &FD,
       Name = "callable";
     Finding F;
     F.Loc = Shown->getBeginLoc();
+    if (V.Deferred && !defer(V.Site, FD, Name, F))
+      continue;
     F.AlwaysEmpty = V.Always;
     F.Message = llvm::formatv(V.Always ? "call through callable '{0}', which "
                                          "is always empty here"
@@ -330,25 +328,86 @@ std::vector<Finding> PolicyCallAnalyzer::Impl::analyze(const FunctionDecl &FD,
   return Findings;
 }
 
-void PolicyCallAnalyzer::Impl::addOriginNote(const CallSite &Site,
-                                             const FunctionDecl &FD,
-                                             StringRef Name, Finding &F) {
+std::optional<Origin>
+PolicyCallAnalyzer::Impl::latestOrigin(const CallSite &Site,
+                                       const FunctionDecl &FD) {
   const auto *DRE = dyn_cast<DeclRefExpr>(stripNoise(Site.Callable));
   const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   if (!V || isa<ParmVarDecl>(V) || !V->isLocalVarDecl())
-    return;
+    return std::nullopt;
   const SourceManager &SM = Ctx.getSourceManager();
   OriginFinder Finder(*V, SM.getExpansionLoc(Site.Call->getBeginLoc()), SM);
   Finder.TraverseStmt(FD.getBody());
-  if (!Finder.Latest)
+  return Finder.Latest;
+}
+
+/// Turns F into a candidate for the project's facts; false when the
+/// callable's sources cannot be named, and the call stays quiet.
+bool PolicyCallAnalyzer::Impl::defer(const CallSite &Site,
+                                     const FunctionDecl &FD, StringRef Name,
+                                     Finding &F) {
+  SourceSet S = sourcesOf(*Site.Callable, FD, Ctx, Types);
+  if (!S.Complete || S.Sources.empty())
+    return false;
+  Candidate C;
+  C.Name = Name.str();
+  C.EmptyLocally = S.EmptyLocally;
+  C.PolicyNames = Opts.PolicyNames;
+  for (const SourceUse &U : S.Sources) {
+    C.Keys.push_back(U.Key);
+    // An untested call: belief's other half, and an entry that carries the
+    // source's name for the name heuristic.
+    ++Untested.get(U.Key, U.Kind, U.Name).Untested;
+  }
+  F.Deferred = std::move(C);
+  F.OriginLoc = F.Loc;
+  // The note about the source goes where the value was produced, when that
+  // is a call in this function (`auto f = select_wrapper(cfg);`).
+  if (std::optional<Origin> O = latestOrigin(Site, FD))
+    if (const auto *Call = dyn_cast_or_null<CallExpr>(stripNoise(O->Value)))
+      F.OriginLoc = Call->getBeginLoc();
+  if (const auto *Call = dyn_cast<CallExpr>(stripNoise(Site.Callable)))
+    F.OriginLoc = Call->getBeginLoc();
+  return true;
+}
+
+/// The note for a value read with `operator[]` from a map of callables.
+static bool addSubscriptNote(const Expr *E, const CallableTypes &Types,
+                             ASTContext &Ctx, Finding &F) {
+  E = stripNoise(E);
+  // `IntFn f = m[k];` copies the element.
+  if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(E);
+      CE && CE->getNumArgs() == 1)
+    E = stripNoise(CE->getArg(0));
+  const auto *Call = dyn_cast_or_null<CallExpr>(E);
+  const Expr *Map = Call ? callableMapSubscript(*Call, Types) : nullptr;
+  if (!Map)
+    return false;
+  F.Notes.push_back({Call->getBeginLoc(),
+                     llvm::formatv("'operator[]' inserts an empty '{0}' when "
+                                   "the key is missing",
+                                   mappedTypeName(*Map, Ctx))
+                         .str()});
+  return true;
+}
+
+void PolicyCallAnalyzer::Impl::addOriginNote(const CallSite &Site,
+                                             const FunctionDecl &FD,
+                                             StringRef Name, Finding &F) {
+  if (addSubscriptNote(Site.Callable, Types, Ctx, F))
     return;
-  const Origin &O = *Finder.Latest;
+  std::optional<Origin> Latest = latestOrigin(Site, FD);
+  if (!Latest)
+    return;
+  const Origin &O = *Latest;
+  if (addSubscriptNote(O.Value, Types, Ctx, F))
+    return;
   if (O.MovedFrom) {
     F.Notes.push_back(
         {O.Loc, llvm::formatv("'{0}' is moved from here", Name).str()});
     return;
   }
-  if (O.DefaultInit || isNullish(O.Value, Ctx)) {
+  if (O.DefaultInit || isEmptyValue(O.Value, Ctx)) {
     F.Notes.push_back(
         {O.Loc, llvm::formatv("'{0}' is made empty here", Name).str()});
     return;
@@ -377,6 +436,11 @@ PolicyCallAnalyzer::PolicyCallAnalyzer(ASTContext &Ctx, AnalysisOptions Options)
     : I(std::make_unique<Impl>(Ctx, std::move(Options))) {}
 PolicyCallAnalyzer::~PolicyCallAnalyzer() = default;
 const AnalysisOptions &PolicyCallAnalyzer::options() const { return I->Opts; }
+
+void PolicyCallAnalyzer::collectFacts(ProjectFacts &Out) {
+  collectTUFacts(I->Ctx, I->Types, I->Summaries, Out);
+  Out.merge(I->Untested);
+}
 
 std::vector<Finding> PolicyCallAnalyzer::analyze(const FunctionDecl &FD,
                                                  AnalysisStatus *Status) {

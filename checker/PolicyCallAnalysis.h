@@ -12,6 +12,7 @@
 #ifndef WRAPGUARD_CHECKER_POLICYCALLANALYSIS_H
 #define WRAPGUARD_CHECKER_POLICYCALLANALYSIS_H
 
+#include "ProjectFacts.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/Basic/Diagnostic.h"
@@ -52,6 +53,11 @@ struct AnalysisOptions {
   std::int32_t MaxBlockVisits = 10000;
   /// How deep callee summaries may recurse into other visible definitions.
   unsigned MaxSummaryDepth = 3;
+  /// Leave sources the TU cannot judge (no visible definition, a virtual
+  /// call, a field, a parameter) to the project's facts: such calls become
+  /// Finding::Deferred candidates instead of being decided by PolicyNames
+  /// here. The check and the scanner set it; the engine alone does not.
+  bool DeferToProjectFacts = false;
 };
 
 struct FindingNote {
@@ -71,6 +77,11 @@ struct Finding {
   std::vector<clang::FixItHint> Fixes;
   /// True when Fixes use the shim's helpers and need AnalysisOptions::ShimHeader.
   bool NeedsShimInclude = false;
+  /// Set when the finding waits for the project's facts (see
+  /// ProjectFacts.h): reported only if `resolve` says so, with its notes
+  /// added at OriginLoc.
+  std::optional<Candidate> Deferred;
+  clang::SourceLocation OriginLoc;
 };
 
 /// Per-function outcome, for statistics and tests.
@@ -88,6 +99,10 @@ public:
                                AnalysisStatus *Status = nullptr);
 
   const AnalysisOptions &options() const;
+
+  /// Adds what this TU says about callable sources to Out: definitions'
+  /// summaries (shared with the analysis), tests, fields and constructors.
+  void collectFacts(ProjectFacts &Out);
 
   class Impl;
 

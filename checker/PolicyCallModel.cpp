@@ -2,7 +2,9 @@
 
 #include "PolicyCallModel.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/Analysis/FlowSensitive/AdornedCFG.h"
 #include "clang/Analysis/FlowSensitive/DataflowAnalysisContext.h"
 #include "clang/Analysis/FlowSensitive/TypeErasedDataflowAnalysis.h"
@@ -182,15 +184,63 @@ const Expr *movedFromObject(const Expr *Arg) {
   return Call->getArg(0);
 }
 
+//===----------------------------------------------------------------------===//
+// Maps of callables: `operator[]` inserts an empty value for a missing key.
+//===----------------------------------------------------------------------===//
+
+/// std::map / std::unordered_map whose mapped type is a nullable callable.
+static bool isCallableMap(QualType T, const CallableTypes &Types) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD || !RD->isInStdNamespace() || !RD->getIdentifier())
+    return false;
+  StringRef N = RD->getName();
+  if (N != "map" && N != "unordered_map")
+    return false;
+  const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
+  if (!Spec || Spec->getTemplateArgs().size() < 2 ||
+      Spec->getTemplateArgs()[1].getKind() != TemplateArgument::Type)
+    return false;
+  return Types.isNullable(Spec->getTemplateArgs()[1].getAsType());
+}
+
+const Expr *callableMapSubscript(const CallExpr &C, const CallableTypes &Types) {
+  const auto *OC = dyn_cast<CXXOperatorCallExpr>(&C);
+  if (!OC || OC->getOperator() != OO_Subscript || OC->getNumArgs() != 2)
+    return nullptr;
+  const Expr *M = OC->getArg(0);
+  return isCallableMap(M->getType(), Types) ? M : nullptr;
+}
+
+std::string mappedTypeName(const Expr &M, ASTContext &Ctx) {
+  // The declared type keeps the user's spelling (an alias such as WrapFn);
+  // the specialisation's own arguments are canonical.
+  QualType T = stripNoise(&M)->getType().getNonReferenceType();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(stripNoise(&M)))
+    T = DRE->getDecl()->getType().getNonReferenceType();
+  else if (const auto *ME = dyn_cast<MemberExpr>(stripNoise(&M)))
+    T = ME->getMemberDecl()->getType().getNonReferenceType();
+  PrintingPolicy PP(Ctx.getLangOpts());
+  if (const auto *TST = T->getAs<TemplateSpecializationType>())
+    if (TST->template_arguments().size() >= 2 &&
+        TST->template_arguments()[1].getKind() == TemplateArgument::Type)
+      return TST->template_arguments()[1].getAsType().getAsString(PP);
+  if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+          T->getAsCXXRecordDecl()))
+    return Spec->getTemplateArgs()[1].getAsType().getAsString(PP);
+  return "callable";
+}
+
 class PolicyCallModel::Transfer {
 public:
   Transfer(PolicyCallModel &M, Environment &Env)
       : Types(M.Types), Oracle(M.Oracle), Facts(M.Facts),
-        Ctx(M.getASTContext()), Env(Env) {}
+        KeyPresence(M.KeyPresence), Ctx(M.getASTContext()), Env(Env) {}
 
   void run(const Stmt &S) {
     const auto *E = dyn_cast<Expr>(&S);
     if (!E)
+      return;
+    if (transferMapLookup(*E))
       return;
     // The table, specific cases first. Each entry returns true when it
     // handled the expression.
@@ -252,6 +302,166 @@ private:
   }
 
   CallableKind kindOf(const Expr &E) { return Types.classify(E.getType()); }
+
+  //===--------------------------------------------------------------------===//
+  // Key presence in maps of callables.
+  //===--------------------------------------------------------------------===//
+
+  std::string text(const Expr &E) {
+    return Lexer::getSourceText(
+               CharSourceRange::getTokenRange(E.getSourceRange()),
+               Ctx.getSourceManager(), Ctx.getLangOpts())
+        .str();
+  }
+
+  /// `m[k]` as text, the identity of one key of one map within a function;
+  /// "" inside macros, where the spelling cannot be read.
+  std::string presenceKey(const Expr &Map, const Expr &Key) {
+    std::string M = text(*stripNoise(&Map)), K = text(*stripNoise(&Key));
+    if (M.empty() || K.empty())
+      return "";
+    return M + "[" + K + "]";
+  }
+
+  /// The boolean "the key is present", as this path knows it.
+  BoolValue &presence(StringRef K) {
+    StorageLocation *&Loc = KeyPresence[K];
+    if (!Loc)
+      Loc = &Env.createStorageLocation(Ctx.BoolTy);
+    if (auto *B = dyn_cast_or_null<BoolValue>(Env.getValue(*Loc)))
+      return *B;
+    BoolValue &B = fresh();
+    Env.setValue(*Loc, B);
+    return B;
+  }
+
+  void setPresence(StringRef K, bool Present) {
+    if (K.empty())
+      return;
+    presence(K);
+    Env.setValue(*KeyPresence[K], lit(Present));
+  }
+
+  /// The map and key of `m.find(k)`, also through a variable it initialises.
+  std::optional<std::pair<const Expr *, const Expr *>> findCall(const Expr *E) {
+    E = stripNoise(E);
+    if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E))
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (V->getInit())
+          E = stripNoise(V->getInit());
+    // A copy of an iterator wraps the call in a constructor.
+    if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(E))
+      if (CE->getNumArgs() == 1)
+        E = stripNoise(CE->getArg(0));
+    const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(E);
+    if (!MC || MC->getNumArgs() != 1 || !MC->getMethodDecl() ||
+        !MC->getMethodDecl()->getIdentifier() ||
+        MC->getMethodDecl()->getName() != "find")
+      return std::nullopt;
+    const Expr *Map = MC->getImplicitObjectArgument();
+    if (!Map || !isCallableMap(Map->getType(), Types))
+      return std::nullopt;
+    return std::make_pair(Map, MC->getArg(0));
+  }
+
+  /// The map of `m.end()` / `m.cend()`.
+  const Expr *endCall(const Expr *E) {
+    const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(stripNoise(E));
+    if (!MC || !MC->getMethodDecl() || !MC->getMethodDecl()->getIdentifier())
+      return nullptr;
+    StringRef N = MC->getMethodDecl()->getName();
+    if (N != "end" && N != "cend")
+      return nullptr;
+    const Expr *Map = MC->getImplicitObjectArgument();
+    return Map && isCallableMap(Map->getType(), Types) ? Map : nullptr;
+  }
+
+  /// `m.find(k) == m.end()` and `!=`, with the find in either operand.
+  bool transferFindComparison(const CXXOperatorCallExpr &OC) {
+    if ((OC.getOperator() != OO_EqualEqual &&
+         OC.getOperator() != OO_ExclaimEqual) ||
+        OC.getNumArgs() != 2)
+      return false;
+    for (unsigned I = 0; I < 2; ++I) {
+      auto Find = findCall(OC.getArg(I));
+      const Expr *End = endCall(OC.getArg(1 - I));
+      if (!Find || !End || text(*stripNoise(End)) != text(*stripNoise(Find->first)))
+        continue;
+      std::string K = presenceKey(*Find->first, *Find->second);
+      if (K.empty())
+        return false;
+      BoolValue &P = guard(presence(K));
+      Env.setValue(OC, OC.getOperator() == OO_ExclaimEqual ? P : Env.makeNot(P));
+      return true;
+    }
+    return false;
+  }
+
+  /// `m[k]` is empty exactly when the key was missing (then it inserts it);
+  /// count, contains, at and insertions say the key is present.
+  bool transferMapLookup(const Expr &E) {
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(&E)) {
+      if (transferFindComparison(*OC))
+        return true;
+      const Expr *Map = callableMapSubscript(*OC, Types);
+      if (!Map)
+        return false;
+      std::string K = presenceKey(*Map, *OC->getArg(1));
+      BoolValue &Present = K.empty() ? fresh() : presence(K);
+      if (!Env.getStorageLocation(*OC))
+        Env.setStorageLocation(*OC, Env.createObject(OC->getType()));
+      setState(*OC, {&Present, &lit(true)});
+      setPresence(K, true);
+      return true;
+    }
+    const auto *MC = dyn_cast<CXXMemberCallExpr>(&E);
+    const Expr *Map = MC ? MC->getImplicitObjectArgument() : nullptr;
+    if (!Map || !isCallableMap(Map->getType(), Types) || !MC->getMethodDecl() ||
+        !MC->getMethodDecl()->getIdentifier())
+      return false;
+    StringRef N = MC->getMethodDecl()->getName();
+    std::string K =
+        MC->getNumArgs() >= 1 ? presenceKey(*Map, *MC->getArg(0)) : "";
+    if ((N == "count" || N == "contains") && !K.empty()) {
+      Env.setValue(*MC, guard(presence(K)));
+      return true;
+    }
+    if (N == "at" || N == "emplace" || N == "try_emplace" ||
+        N == "insert_or_assign")
+      setPresence(K, true);
+    else if (N == "erase")
+      setPresence(K, false);
+    else if (N == "clear" || N == "swap") {
+      // Every key of this map is unknown again.
+      std::string Prefix = text(*stripNoise(Map)) + "[";
+      for (auto &Entry : KeyPresence)
+        if (StringRef(Entry.getKey()).starts_with(Prefix))
+          Env.setValue(*Entry.getValue(), fresh());
+    }
+    return false; // The call's own value is modelled as any other's.
+  }
+
+  /// `m.count(k) > 0`, `!= 0`, `== 0`, `>= 1`: the count's presence.
+  bool transferCountComparison(const BinaryOperator &BO) {
+    const auto *Count = dyn_cast<CXXMemberCallExpr>(stripNoise(BO.getLHS()));
+    const auto *Lit = dyn_cast<IntegerLiteral>(stripNoise(BO.getRHS()));
+    if (!Count || !Lit)
+      return false;
+    auto *P = valueAs<BoolValue>(Env, *Count);
+    if (!P)
+      return false;
+    uint64_t V = Lit->getValue().getZExtValue();
+    BinaryOperatorKind Op = BO.getOpcode();
+    if ((Op == BO_GT || Op == BO_NE) && V == 0)
+      Env.setValue(BO, *P);
+    else if (Op == BO_GE && V == 1)
+      Env.setValue(BO, *P);
+    else if (Op == BO_EQ && V == 0)
+      Env.setValue(BO, Env.makeNot(*P));
+    else
+      return false;
+    return true;
+  }
 
   void setRecordState(RecordStorageLocation &L, Bools B) {
     if (!hasStateFields(L))
@@ -543,6 +753,8 @@ private:
   }
 
   void transferBinary(const BinaryOperator &BO) {
+    if (transferCountComparison(BO))
+      return;
     switch (BO.getOpcode()) {
     case BO_EQ:
     case BO_NE: {
@@ -654,6 +866,7 @@ private:
   const CallableTypes &Types;
   CallResultOracle &Oracle;
   PathFacts &Facts;
+  llvm::StringMap<StorageLocation *> &KeyPresence;
   ASTContext &Ctx;
   Environment &Env;
 };

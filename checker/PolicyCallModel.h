@@ -29,6 +29,7 @@
 #include "clang/Analysis/FlowSensitive/NoopLattice.h"
 #include "clang/Analysis/FlowSensitive/Solver.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 
@@ -124,7 +125,19 @@ private:
   const CallableTypes &Types;
   CallResultOracle &Oracle;
   PathFacts &Facts;
+  /// Whether a key is present in a map of callables, per `map[key]` text:
+  /// one boolean location each, whose value the environments track.
+  llvm::StringMap<clang::dataflow::StorageLocation *> KeyPresence;
 };
+
+/// For `m[k]` on a std::map or std::unordered_map whose mapped type is a
+/// nullable callable, the map expression m; else null. `operator[]` inserts
+/// an empty callable when the key is missing.
+const clang::Expr *callableMapSubscript(const clang::CallExpr &C,
+                                        const CallableTypes &Types);
+
+/// The mapped type of the map that M denotes, as the user spelled it.
+std::string mappedTypeName(const clang::Expr &M, clang::ASTContext &Ctx);
 
 /// Runs the model over FD within the given budgets and calls Visit on every
 /// CFG element of the converged analysis, with the state before it. Returns

@@ -85,6 +85,14 @@ static bool isNonNullFactory(const FunctionDecl &FD) {
          N == "make_optional";
 }
 
+Emptiness PolicySummaries::deferOrByName(const CallExpr &Call) {
+  // The name heuristic applies only when no definition is found anywhere in
+  // the project, which only the project's facts can tell.
+  if (Opts.DeferToProjectFacts)
+    return Emptiness::Unknown;
+  return byName(Call);
+}
+
 Emptiness PolicySummaries::classifyCallResult(const CallExpr &Call) {
   const FunctionDecl *FD = Call.getDirectCallee();
   // Explicit annotations win over everything else.
@@ -113,7 +121,7 @@ Emptiness PolicySummaries::classifyCallResult(const CallExpr &Call) {
         Devirtualized = ME->hasQualifier() || MD->hasAttr<FinalAttr>() ||
                         MD->getParent()->hasAttr<FinalAttr>();
     if (MD->isVirtual() && !Devirtualized)
-      return byName(Call);
+      return deferOrByName(Call);
   }
   const FunctionDecl *Def = nullptr;
   if (FD->hasBody(Def) && Def) {
@@ -121,13 +129,17 @@ Emptiness PolicySummaries::classifyCallResult(const CallExpr &Call) {
     if (S != Emptiness::Unknown)
       return S;
   }
-  return byName(Call);
+  return deferOrByName(Call);
 }
 
-Emptiness PolicySummaries::summarize(const FunctionDecl &Def) {
+Emptiness PolicySummaries::summarize(const FunctionDecl &Def,
+                                     SourceLocation *EmptyAt) {
   auto It = Cache.find(&Def);
-  if (It != Cache.end())
-    return It->second;
+  if (It != Cache.end()) {
+    if (EmptyAt)
+      *EmptyAt = It->second.EmptyAt;
+    return It->second.Result;
+  }
   if (InProgress.size() >= Opts.MaxSummaryDepth || InProgress.count(&Def) ||
       Def.isDependentContext() || !Types.isNullable(Def.getReturnType()))
     return Emptiness::Unknown;
@@ -135,6 +147,7 @@ Emptiness PolicySummaries::summarize(const FunctionDecl &Def) {
 
   bool SawNonEmpty = false, SawEmpty = false, SawMaybe = false,
        SawUnknown = false;
+  SourceLocation FirstEmpty;
   llvm::Error Err = runPolicyCallModel(
       Def, Ctx, Types, *this, Opts.MaxSolverIterations, Opts.MaxBlockVisits,
       [&](const CFGElement &Elt, const Environment &Env,
@@ -162,6 +175,8 @@ Emptiness PolicySummaries::summarize(const FunctionDecl &Def) {
           SawMaybe = true;
         else
           SawUnknown = true;
+        if ((SawEmpty || SawMaybe) && FirstEmpty.isInvalid())
+          FirstEmpty = Ret->getBeginLoc();
       });
   InProgress.erase(&Def);
 
@@ -175,7 +190,11 @@ Emptiness PolicySummaries::summarize(const FunctionDecl &Def) {
   } else if (SawNonEmpty && !SawUnknown) {
     Result = Emptiness::NonEmpty;
   }
-  Cache[&Def] = Result;
+  if (Result != Emptiness::MayBeEmpty && Result != Emptiness::AlwaysEmpty)
+    FirstEmpty = SourceLocation();
+  Cache[&Def] = {Result, FirstEmpty};
+  if (EmptyAt)
+    *EmptyAt = FirstEmpty;
   return Result;
 }
 

@@ -27,8 +27,10 @@ public:
   Emptiness classifyCallResult(const clang::CallExpr &Call) override;
 
   /// Summary of a definition's returns; Unknown when not every return is
-  /// understood or the analysis went over budget.
-  Emptiness summarize(const clang::FunctionDecl &Def);
+  /// understood or the analysis went over budget. EmptyAt, when given,
+  /// receives a return that may yield an empty callable.
+  Emptiness summarize(const clang::FunctionDecl &Def,
+                      clang::SourceLocation *EmptyAt = nullptr);
 
   /// The name a reader knows the callee by: the function's name, or for a
   /// call through a callable object, the object's name ("" when none).
@@ -39,12 +41,19 @@ public:
 private:
   /// A source when the callee's name matches PolicyNames, else unknown.
   Emptiness byName(const clang::CallExpr &Call);
+  /// For a callee with a declaration of its own: unknown when the project's
+  /// facts decide (the analysis defers to them), else byName.
+  Emptiness deferOrByName(const clang::CallExpr &Call);
 
   clang::ASTContext &Ctx;
   const AnalysisOptions &Opts;
   const CallableTypes &Types;
   llvm::Regex PolicyRe;
-  llvm::DenseMap<const clang::FunctionDecl *, Emptiness> Cache;
+  struct Summary {
+    Emptiness Result;
+    clang::SourceLocation EmptyAt;
+  };
+  llvm::DenseMap<const clang::FunctionDecl *, Summary> Cache;
   llvm::SmallPtrSet<const clang::FunctionDecl *, 8> InProgress;
 };
 

@@ -1,11 +1,15 @@
 //===- UncheckedPolicyCallCheck.cpp - wrapguard-unchecked-policy-call -----===//
 
 #include "UncheckedPolicyCallCheck.h"
+#include "SourceKeys.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -44,6 +48,8 @@ UncheckedPolicyCallCheck::UncheckedPolicyCallCheck(
       Options.get("MaxSolverIterations", Defaults.MaxSolverIterations);
   Config.MaxBlockVisits =
       Options.get("MaxBlockVisits", Defaults.MaxBlockVisits);
+  FactsFile = Options.get("FactsFile", "").str();
+  Config.DeferToProjectFacts = true;
 }
 
 void UncheckedPolicyCallCheck::storeOptions(
@@ -55,6 +61,7 @@ void UncheckedPolicyCallCheck::storeOptions(
   Options.store(Opts, "ShimHeader", Config.ShimHeader);
   Options.store(Opts, "MaxSolverIterations", Config.MaxSolverIterations);
   Options.store(Opts, "MaxBlockVisits", Config.MaxBlockVisits);
+  Options.store(Opts, "FactsFile", FactsFile);
   Options.store(Opts, "IncludeStyle", Inserter.getStyle());
 }
 
@@ -113,25 +120,101 @@ void UncheckedPolicyCallCheck::checkFunction(
     Reported.clear();
   }
 
-  const SourceManager &SM = *Result.SourceManager;
   for (Finding &F : Analyzer->analyze(*FD)) {
-    SourceLocation Spelling = SM.getSpellingLoc(F.Loc);
-    if (!Reported.insert(Spelling.getRawEncoding()).second)
-      continue;
-    {
-      auto D = diag(F.Loc, F.Message);
-      for (const FixItHint &Fix : F.Fixes)
-        D << Fix;
-      if (F.NeedsShimInclude)
-        D << Inserter.createIncludeInsertion(SM.getFileID(SM.getExpansionLoc(F.Loc)),
-                                             "<" + Config.ShimHeader + ">");
+    if (F.Deferred)
+      Pending.push_back(std::move(F));
+    else
+      emit(F, *Result.SourceManager, "", {});
+  }
+}
+
+void UncheckedPolicyCallCheck::emit(const Finding &F, const SourceManager &SM,
+                                    StringRef Prefix,
+                                    llvm::ArrayRef<Evidence> Extra) {
+  SourceLocation Spelling = SM.getSpellingLoc(F.Loc);
+  if (!Reported.insert(Spelling.getRawEncoding()).second)
+    return;
+  {
+    auto D = diag(F.Loc, (Prefix + F.Message).str());
+    for (const FixItHint &Fix : F.Fixes)
+      D << Fix;
+    if (F.NeedsShimInclude)
+      D << Inserter.createIncludeInsertion(
+          SM.getFileID(SM.getExpansionLoc(F.Loc)),
+          "<" + Config.ShimHeader + ">");
+  }
+  for (const FindingNote &N : F.Notes)
+    diag(N.Loc, N.Message, DiagnosticIDs::Note);
+  for (const Evidence &E : Extra)
+    diag(F.OriginLoc, E.Message, DiagnosticIDs::Note);
+}
+
+/// The directory of the nearest .clang-tidy above File that sets FactsFile:
+/// a relative FactsFile is relative to the configuration that names it.
+static std::string configDirFor(StringRef File) {
+  llvm::SmallString<256> Dir(File);
+  llvm::sys::fs::make_absolute(Dir);
+  for (StringRef D = llvm::sys::path::parent_path(Dir); !D.empty();
+       D = llvm::sys::path::parent_path(D)) {
+    llvm::SmallString<256> Config(D);
+    llvm::sys::path::append(Config, ".clang-tidy");
+    if (auto Buffer = llvm::MemoryBuffer::getFile(Config))
+      if ((*Buffer)->getBuffer().contains("FactsFile"))
+        return D.str();
+  }
+  return "";
+}
+
+const ProjectFacts *UncheckedPolicyCallCheck::fileFacts() {
+  if (FactsFile.empty())
+    return nullptr;
+  if (!FactsFileTried) {
+    FactsFileTried = true;
+    llvm::SmallString<256> Path(FactsFile);
+    if (llvm::sys::path::is_relative(Path)) {
+      std::string Dir = configDirFor(getCurrentMainFile());
+      if (!Dir.empty())
+        llvm::sys::fs::make_absolute(Dir, Path);
     }
-    for (const FindingNote &N : F.Notes)
-      diag(N.Loc, N.Message, DiagnosticIDs::Note);
+    auto Facts = ProjectFacts::readFile(Path);
+    if (Facts)
+      LoadedFacts = std::move(*Facts);
+    else
+      configurationDiag("cannot use FactsFile of %0: %1")
+          << "wrapguard-unchecked-policy-call"
+          << llvm::toString(Facts.takeError());
+  }
+  return LoadedFacts ? &*LoadedFacts : nullptr;
+}
+
+void UncheckedPolicyCallCheck::resolveCandidates() {
+  ProjectFacts TUFacts;
+  Analyzer->collectFacts(TUFacts);
+  const SourceManager &SM = AnalyzerCtx->getSourceManager();
+
+  if (TUEvidence *Sink = scannerEvidence()) {
+    Sink->Facts.merge(TUFacts);
+    for (const Finding &F : Pending) {
+      std::string Marker = candidateMarker(Sink->Candidates.size());
+      Sink->Candidates.push_back(*F.Deferred);
+      Sink->Origins.push_back(factLoc(F.OriginLoc, SM, nullptr));
+      emit(F, SM, Marker, {});
+    }
+    return;
+  }
+  if (const ProjectFacts *File = fileFacts())
+    TUFacts.merge(*File);
+  for (const Finding &F : Pending) {
+    Resolution R = resolve(TUFacts, *F.Deferred);
+    if (R.Report)
+      emit(F, SM, "", R.Notes);
   }
 }
 
 void UncheckedPolicyCallCheck::onEndOfTranslationUnit() {
+  if (Analyzer)
+    resolveCandidates();
+  Pending.clear();
   Analyzer.reset();
   AnalyzerCtx = nullptr;
   Reported.clear();

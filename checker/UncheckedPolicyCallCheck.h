@@ -36,8 +36,22 @@ public:
 private:
   void checkFunction(const clang::FunctionDecl &FD,
                      const clang::ast_matchers::MatchFinder::MatchResult &Result);
+  /// Emits F (once per spelling), with Extra notes at F.OriginLoc.
+  void emit(const Finding &F, const clang::SourceManager &SM,
+            llvm::StringRef Prefix, llvm::ArrayRef<Evidence> Extra);
+  /// Decides the TU's candidates: against this TU's facts and FactsFile, or,
+  /// under the scanner, by handing them over with the TU's facts.
+  void resolveCandidates();
+  /// The facts of FactsFile, read once; null when the option is unset or the
+  /// file cannot be read (reported once as a configuration error).
+  const ProjectFacts *fileFacts();
 
   AnalysisOptions Config;
+  std::string FactsFile;
+  std::optional<ProjectFacts> LoadedFacts;
+  bool FactsFileTried = false;
+  /// Candidates of the current TU, decided at its end.
+  std::vector<Finding> Pending;
   std::string RawFixMode;
   std::string RawNullableTypes;
   clang::tidy::utils::IncludeInserter Inserter;

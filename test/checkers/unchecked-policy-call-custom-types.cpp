@@ -4,7 +4,9 @@
 
 // Types named by NullableCallableTypes are treated like std::function:
 // operator bool tells whether they hold a target, operator() calls it.
-// Without the option they are ordinary class types and nothing is reported.
+// A class with operator() that also converts to bool is one by default
+// (UniqueFunction and Handler, flagged in both runs); callables without a
+// way to test them (OtherFunction, HandlerList) are one only when named.
 
 #include <cstddef>
 
@@ -22,7 +24,6 @@ private:
 };
 class OtherFunction {
 public:
-  explicit operator bool() const { return true; }
   int operator()(int X) const { return X; }
 };
 } // namespace mylib
@@ -33,7 +34,6 @@ struct Handler {
   void operator()() const {}
 };
 struct HandlerList {
-  explicit operator bool() const { return true; }
   void operator()() const {}
 };
 } // namespace other
@@ -49,18 +49,21 @@ int custom_from_policy(int x) {
   mylib::UniqueFunction f = unique_policy();
   return f(x);
   // CHECK-MESSAGES-CUSTOM: :[[@LINE-1]]:10: warning: call through possibly empty callable 'f' [wrapguard-unchecked-policy-call]
+  // CHECK-MESSAGES: :[[@LINE-2]]:10: warning: call through possibly empty callable 'f' [wrapguard-unchecked-policy-call]
 }
 
 void second_regex_matches() {
   other::Handler h = handler_policy();
   h();
   // CHECK-MESSAGES-CUSTOM: :[[@LINE-1]]:3: warning: call through possibly empty callable 'h' [wrapguard-unchecked-policy-call]
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: warning: call through possibly empty callable 'h' [wrapguard-unchecked-policy-call]
 }
 
 int custom_local_default_constructed(int x) {
   mylib::UniqueFunction f;
   return f(x);
   // CHECK-MESSAGES-CUSTOM: :[[@LINE-1]]:10: warning: call through callable 'f', which is always empty here [wrapguard-unchecked-policy-call]
+  // CHECK-MESSAGES: :[[@LINE-2]]:10: warning: call through callable 'f', which is always empty here [wrapguard-unchecked-policy-call]
 }
 
 int custom_assigned_nullptr(int x) {
@@ -68,6 +71,7 @@ int custom_assigned_nullptr(int x) {
   f = nullptr;
   return f(x);
   // CHECK-MESSAGES-CUSTOM: :[[@LINE-1]]:10: warning: call through callable 'f', which is always empty here [wrapguard-unchecked-policy-call]
+  // CHECK-MESSAGES: :[[@LINE-2]]:10: warning: call through callable 'f', which is always empty here [wrapguard-unchecked-policy-call]
 }
 
 // Negative cases.

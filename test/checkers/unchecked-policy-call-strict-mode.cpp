@@ -15,9 +15,13 @@ using IntFn = std::function<int(int)>;
 
 int identity(int x) { return x; }
 IntFn make_wrapper(); // not a policy by name, no definition
+IntFn make_checked_wrapper();
 void refresh(IntFn &f);
 
+// Set by every constructor: not a source by the project's facts, so of
+// unknown origin, reported only under StrictMode.
 struct Trainer {
+  explicit Trainer(IntFn h) : hook(std::move(h)) {}
   IntFn hook;
   int run(int x) {
     return hook(x);
@@ -31,6 +35,7 @@ struct Trainer {
 };
 
 struct Options {
+  explicit Options(IntFn f) : on_step(std::move(f)) {}
   IntFn on_step;
 };
 
@@ -93,7 +98,7 @@ int function_name_local(int x) {
 }
 
 int non_policy_declaration_checked(int x) {
-  IntFn f = make_wrapper();
+  IntFn f = make_checked_wrapper(); // its own source: no belief about make_wrapper
   if (f == nullptr)
     return x;
   return f(x); // no-warning

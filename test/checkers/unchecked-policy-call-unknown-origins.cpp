@@ -23,7 +23,9 @@ struct Wrapper {
   int operator()(int x) const { return x; }
 };
 
+// Set by its constructor, so not a source by the project's facts.
 struct Trainer {
+  explicit Trainer(IntFn s) : on_step(std::move(s)) {}
   IntFn on_step;
   static IntFn on_epoch;
   int step(int x) { return on_step(x); } // no-warning
@@ -62,8 +64,11 @@ int map_lookup(const std::map<std::string, IntFn> &hooks, int x) {
   return f(x); // no-warning
 }
 
+// Not of unknown origin: operator[] inserts an empty IntFn for a missing key
+// (unchecked-policy-call-sources-map-subscript.cpp).
 int map_subscript(std::map<int, IntFn> &hooks, int x) {
-  return hooks[x](x); // no-warning
+  return hooks[x](x);
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: call through possibly empty callable 'hooks[x]' [wrapguard-unchecked-policy-call]
 }
 
 int vector_element(const std::vector<IntFn> &hooks, int x) {

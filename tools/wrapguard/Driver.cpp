@@ -27,6 +27,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/WithColor.h"
+#include <deque>
 #include <map>
 #include <set>
 
@@ -128,6 +129,11 @@ cl::list<std::string> ExtraArgsBefore(
     "extra-arg-before",
     cl::desc("Add an argument to the front of each compile command"),
     cl::cat(Category));
+cl::opt<std::string> FactsOut(
+    "facts-out",
+    cl::desc("Also write the project's facts (which callables may be empty) "
+             "to this file, for clang-tidy's and editors' FactsFile option"),
+    cl::value_desc("file"), cl::cat(Category));
 cl::opt<bool> Quiet("quiet",
                     cl::desc("No summary and no progress line on stderr"),
                     cl::cat(Category));
@@ -140,7 +146,8 @@ cl::opt<cl::boolOrDefault>
 constexpr const char *Overview =
     "wrapguard: scan a build for calls through possibly empty callables.\n\n"
     "  wrapguard -p BUILD [options] [files...]\n"
-    "  wrapguard merge [-o OUT] a.sarif b.sarif ...\n\n"
+    "  wrapguard merge [-o OUT] a.sarif b.sarif ...\n"
+    "  wrapguard index -p BUILD -o FACTS.json [files...]\n\n"
     "Exit status: 0 no findings, 1 findings, 2 the scan failed or was "
     "incomplete\n(bad arguments, unreadable database, a TU that does not "
     "parse, a missing file).\n";
@@ -235,6 +242,86 @@ int mergeMain(int Argc, const char **Argv) {
   return wrapguard::runMerge(Inputs, Out);
 }
 
+/// Parse failures of one TU as notifications, at most 20 of its errors.
+void reportParseErrors(const wrapguard::TUResult &TU, FileCache &Cache,
+                       wrapguard::Report &R) {
+  unsigned Reported = 0;
+  for (const ClangTidyError &E : TU.Errors) {
+    if (!wrapguard::isCompilerError(E) || Reported++ == 20)
+      continue;
+    wrapguard::ReportNotification N{"parse-error",
+                                    "error",
+                                    "cannot parse '" + TU.File +
+                                        "': " + E.Message.Message,
+                                    "",
+                                    {}};
+    if (!E.Message.FilePath.empty()) {
+      N.Path = absolutePath(E.Message.FilePath, E.BuildDirectory);
+      N.Pos = Cache.position(N.Path, E.Message.FileOffset);
+    }
+    R.Notifications.push_back(std::move(N));
+  }
+  if (!Reported)
+    R.Notifications.push_back(
+        {"parse-error",
+         "error",
+         "the compiler could not process '" + TU.File + "'",
+         TU.File,
+         {}});
+}
+
+/// One of clang-tidy's errors as the writers see it.
+wrapguard::ReportFinding toFinding(const ClangTidyError &E,
+                                   const wrapguard::TUResult &TU,
+                                   FileCache &Cache) {
+  wrapguard::ReportFinding F;
+  F.Check = E.DiagnosticName;
+  F.Message = E.Message.Message;
+  F.IsError = E.DiagLevel == ClangTidyError::Error || E.IsWarningAsError;
+  F.AlwaysEmpty = isAlwaysEmptyMessage(F.Message);
+  F.Loc.Path = absolutePath(E.Message.FilePath, E.BuildDirectory);
+  F.Loc.Offset = E.Message.FileOffset;
+  F.Loc.Pos = Cache.position(F.Loc.Path, F.Loc.Offset);
+  F.LineText = Cache.lineText(F.Loc.Path, F.Loc.Offset);
+  auto Fn = TU.Functions.find({E.Message.FilePath, E.Message.FileOffset});
+  if (Fn != TU.Functions.end())
+    F.Function = Fn->second;
+  for (const DiagnosticMessage &Note : E.Notes) {
+    wrapguard::ReportNote N;
+    N.Message = Note.Message;
+    if (Note.FilePath.empty())
+      continue;
+    N.Loc.Path = absolutePath(Note.FilePath, E.BuildDirectory);
+    N.Loc.Offset = Note.FileOffset;
+    N.Loc.Pos = Cache.position(N.Loc.Path, N.Loc.Offset);
+    F.Notes.push_back(std::move(N));
+  }
+  for (const auto &FileFix : E.Message.Fix)
+    for (const Replacement &Rep : FileFix.second) {
+      wrapguard::ReportEdit Edit;
+      Edit.Path = absolutePath(Rep.getFilePath(), E.BuildDirectory);
+      Edit.Offset = Rep.getOffset();
+      Edit.Length = Rep.getLength();
+      Edit.Text = Rep.getReplacementText().str();
+      Edit.Begin = Cache.position(Edit.Path, Edit.Offset);
+      Edit.End = Cache.position(Edit.Path, Edit.Offset + Edit.Length);
+      F.Edits.push_back(std::move(Edit));
+    }
+  return F;
+}
+
+/// Adds a decided candidate's evidence note to both of its forms: the
+/// finding the writers use and the error clang-tidy's text reporter prints.
+void addEvidence(ClangTidyError &E, wrapguard::ReportFinding &F,
+                 const wrapguard::ReportNote &N) {
+  F.Notes.push_back(N);
+  DiagnosticMessage Note;
+  Note.Message = N.Message;
+  Note.FilePath = N.Loc.Path;
+  Note.FileOffset = N.Loc.Offset;
+  E.Notes.push_back(std::move(Note));
+}
+
 std::unique_ptr<CompilationDatabase> loadDatabase(std::string &Error) {
   std::unique_ptr<CompilationDatabase> DB;
   if (!BuildPath.empty()) {
@@ -318,6 +405,14 @@ int main(int Argc, const char **Argv) {
   InitLLVM X(Argc, Argv);
   if (Argc > 1 && StringRef(Argv[1]) == "merge")
     return mergeMain(Argc - 1, Argv + 1);
+  // `index` is a scan that writes only the facts file (-o).
+  std::vector<const char *> Args(Argv, Argv + Argc);
+  bool IndexOnly = Argc > 1 && StringRef(Argv[1]) == "index";
+  if (IndexOnly) {
+    Args.erase(Args.begin() + 1);
+    Argc = Args.size();
+    Argv = Args.data();
+  }
 
   cl::HideUnrelatedOptions(Category);
   cl::SetVersionPrinter([](raw_ostream &OS) {
@@ -350,6 +445,12 @@ int main(int Argc, const char **Argv) {
     while (Paths.SourceRoot.size() > 1 &&
            sys::path::is_separator(Paths.SourceRoot.back()))
       Paths.SourceRoot.pop_back();
+  }
+  if (IndexOnly) {
+    if (Output.empty())
+      return fail("index needs -o FACTS.json");
+    FactsOut = std::string(Output);
+    Output = "";
   }
   if (!Output.empty() && OutputFormat == Format::Text)
     return fail("-o needs --format=sarif or --format=json; text goes to "
@@ -483,8 +584,20 @@ int main(int Argc, const char **Argv) {
   if (ShowProgress)
     errs() << "\r\033[K";
 
+  // The project's facts: every TU's, merged in file order (the merge is
+  // commutative, so -j and shards do not change it).
+  wrapguard::ProjectFacts Facts;
+  for (const wrapguard::TUResult &TU : TUs)
+    Facts.merge(TU.Evidence.Facts);
+  if (!FactsOut.empty())
+    if (Error Err = Facts.writeFile(FactsOut))
+      return fail(toString(std::move(Err)));
+  if (IndexOnly)
+    return R.Notifications.empty() ? 0 : 2;
+
   // Findings, deduplicated across TUs (a header included by several reports
-  // once) and sorted by place.
+  // once) and sorted by place. Candidates are decided here, against the
+  // facts of every TU.
   FileCache Cache;
   struct Kept {
     wrapguard::ReportFinding Finding;
@@ -492,75 +605,64 @@ int main(int Argc, const char **Argv) {
   };
   std::map<std::tuple<std::string, unsigned, std::string, std::string>, Kept>
       Unique;
-  for (const wrapguard::TUResult &TU : TUs) {
-    if (!TU.Parsed) {
-      unsigned Reported = 0;
-      for (const ClangTidyError &E : TU.Errors) {
-        if (!wrapguard::isCompilerError(E) || Reported++ == 20)
-          continue;
-        wrapguard::ReportNotification N{"parse-error",
-                                        "error",
-                                        "cannot parse '" + TU.File +
-                                            "': " + E.Message.Message,
-                                        "",
-                                        {}};
-        if (!E.Message.FilePath.empty()) {
-          N.Path = absolutePath(E.Message.FilePath, E.BuildDirectory);
-          N.Pos = Cache.position(N.Path, E.Message.FileOffset);
-        }
-        R.Notifications.push_back(std::move(N));
-      }
-      if (!Reported)
-        R.Notifications.push_back(
-            {"parse-error",
-             "error",
-             "the compiler could not process '" + TU.File + "'",
-             TU.File,
-             {}});
-    }
+  std::deque<ClangTidyError> Decided; // Candidates kept, with their notes.
+  for (wrapguard::TUResult &TU : TUs) {
+    if (!TU.Parsed)
+      reportParseErrors(TU, Cache, R);
     for (const ClangTidyError &E : TU.Errors) {
       if (wrapguard::isCompilerError(E) || E.Message.FilePath.empty())
         continue;
-      wrapguard::ReportFinding F;
-      F.Check = E.DiagnosticName;
-      F.Message = E.Message.Message;
-      F.IsError = E.DiagLevel == ClangTidyError::Error || E.IsWarningAsError;
-      F.AlwaysEmpty = isAlwaysEmptyMessage(F.Message);
-      F.Loc.Path = absolutePath(E.Message.FilePath, E.BuildDirectory);
-      F.Loc.Offset = E.Message.FileOffset;
-      auto Key = std::make_tuple(F.Loc.Path, F.Loc.Offset, F.Check, F.Message);
-      if (Unique.count(Key))
-        continue;
-      F.Loc.Pos = Cache.position(F.Loc.Path, F.Loc.Offset);
-      F.LineText = Cache.lineText(F.Loc.Path, F.Loc.Offset);
-      auto Fn = TU.Functions.find({E.Message.FilePath, E.Message.FileOffset});
-      if (Fn != TU.Functions.end())
-        F.Function = Fn->second;
-      for (const DiagnosticMessage &Note : E.Notes) {
-        wrapguard::ReportNote N;
-        N.Message = Note.Message;
-        if (!Note.FilePath.empty()) {
-          N.Loc.Path = absolutePath(Note.FilePath, E.BuildDirectory);
-          N.Loc.Offset = Note.FileOffset;
-          N.Loc.Pos = Cache.position(N.Loc.Path, N.Loc.Offset);
-        }
-        if (!N.Loc.Path.empty())
-          F.Notes.push_back(std::move(N));
+      const ClangTidyError *Err = &E;
+      size_t Index = 0;
+      std::string Message = E.Message.Message;
+      bool IsCandidate = wrapguard::consumeCandidateMarker(Message, Index) &&
+                         Index < TU.Evidence.Candidates.size();
+      wrapguard::DeferredFinding D;
+      if (IsCandidate) {
+        Decided.push_back(E);
+        Decided.back().Message.Message = Message;
+        Err = &Decided.back();
+        D.Cand = TU.Evidence.Candidates[Index];
+        D.Origin = TU.Evidence.Origins[Index];
       }
-      for (const auto &FileFix : E.Message.Fix)
-        for (const Replacement &Rep : FileFix.second) {
-          wrapguard::ReportEdit Edit;
-          Edit.Path = absolutePath(Rep.getFilePath(), E.BuildDirectory);
-          Edit.Offset = Rep.getOffset();
-          Edit.Length = Rep.getLength();
-          Edit.Text = Rep.getReplacementText().str();
-          Edit.Begin = Cache.position(Edit.Path, Edit.Offset);
-          Edit.End = Cache.position(Edit.Path, Edit.Offset + Edit.Length);
-          F.Edits.push_back(std::move(Edit));
+      wrapguard::ReportFinding F = toFinding(*Err, TU, Cache);
+      auto Key = std::make_tuple(F.Loc.Path, F.Loc.Offset, F.Check, F.Message);
+      auto Same = Unique.find(Key);
+      // A finding in a header that one TU decided on its own and another
+      // left as a candidate is kept as decided, whatever the TUs' order (a
+      // merge of shards keeps the same one).
+      if (Same != Unique.end() &&
+          (IsCandidate || !Same->second.Finding.Deferred)) {
+        if (IsCandidate)
+          Decided.pop_back();
+        continue;
+      }
+      if (IsCandidate) {
+        // Marked for `wrapguard merge`, which decides a shard's candidates
+        // again; only a shard's results are provisional.
+        F.Deferred = true;
+        D.Finding = F;
+        if (ShardSpec)
+          R.ShardCandidates.push_back(D);
+        wrapguard::Resolution Res = wrapguard::resolve(Facts, D.Cand);
+        if (!Res.Report) {
+          Decided.pop_back();
+          continue;
         }
-      Unique.emplace(std::move(Key), Kept{std::move(F), &E});
+        for (const wrapguard::Evidence &Ev : Res.Notes)
+          addEvidence(Decided.back(), F, wrapguard::evidenceNote(Ev, D.Origin));
+      }
+      if (Same != Unique.end())
+        Unique.erase(Same);
+      Unique.emplace(std::move(Key), Kept{std::move(F), Err});
     }
   }
+  // A full scan's results are final: nothing marks them for merge.
+  if (!ShardSpec)
+    for (auto &[Key, K] : Unique)
+      K.Finding.Deferred = false;
+  if (ShardSpec)
+    R.ShardFacts = std::move(Facts);
 
   std::vector<wrapguard::ReportFinding> Findings;
   std::vector<const ClangTidyError *> Errors;
@@ -569,6 +671,22 @@ int main(int Argc, const char **Argv) {
     Errors.push_back(K.Error);
   }
   wrapguard::assignFingerprints(Findings, Paths);
+  // A shard's candidates carry the fingerprint the finding has (or would
+  // have) in a full scan, which is what merge deduplicates and baselines by.
+  for (wrapguard::DeferredFinding &D : R.ShardCandidates) {
+    auto Same = llvm::find_if(Findings, [&](const wrapguard::ReportFinding &F) {
+      return F.Loc.Path == D.Finding.Loc.Path &&
+             F.Loc.Offset == D.Finding.Loc.Offset &&
+             F.Message == D.Finding.Message;
+    });
+    if (Same != Findings.end()) {
+      D.Finding.Fingerprint = Same->Fingerprint;
+      continue;
+    }
+    std::vector<wrapguard::ReportFinding> One{D.Finding};
+    wrapguard::assignFingerprints(One, Paths);
+    D.Finding.Fingerprint = One.front().Fingerprint;
+  }
   if (!Baseline.empty()) {
     std::vector<const ClangTidyError *> KeptErrors;
     for (size_t I = 0; I < Findings.size(); ++I)

@@ -19,6 +19,113 @@ using namespace llvm;
 
 namespace wrapguard {
 
+ReportNote evidenceNote(const Evidence &E, const FactLoc &Origin) {
+  const FactLoc &L = E.Loc.valid() ? E.Loc : Origin;
+  ReportNote N;
+  N.Message = E.Message;
+  N.Loc.Path = L.File;
+  N.Loc.Offset = L.Offset;
+  N.Loc.Pos = {L.Line, L.Column, L.Column};
+  return N;
+}
+
+static std::string resultKey(const json::Object &Result) {
+  std::string Key = Result.getString("ruleId").value_or("").str();
+  Key += '\0';
+  if (const json::Object *Partial = Result.getObject("partialFingerprints"))
+    if (auto Print = Partial->getString(FingerprintKey))
+      return Key + Print->str();
+  // No fingerprint (another tool's log): keep every result.
+  return "";
+}
+
+namespace {
+/// What the shards left undecided: their facts, merged, and their
+/// candidates, each once.
+struct ShardEvidence {
+  ProjectFacts Facts;
+  std::vector<std::pair<Candidate, FactLoc>> Candidates;
+  std::vector<json::Object> Results;
+  StringSet<> Seen;
+  PathOptions Paths;
+};
+} // namespace
+
+/// Reads the properties a --shard run writes; false on malformed ones.
+static bool readShardEvidence(const json::Object &Run, StringRef Path,
+                              ShardEvidence &Out) {
+  const json::Object *Props = Run.getObject("properties");
+  if (!Props || !Props->get("wrapguard/facts"))
+    return true;
+  auto Facts = ProjectFacts::fromJSON(*Props->get("wrapguard/facts"));
+  if (!Facts) {
+    WithColor::error(errs(), "wrapguard merge")
+        << "'" << Path << "': " << toString(Facts.takeError()) << "\n";
+    return false;
+  }
+  Out.Facts.merge(*Facts);
+  if (auto Root = Props->getString("wrapguard/sourceRoot"))
+    Out.Paths.SourceRoot = Root->str();
+  if (const json::Array *Cands = Props->getArray("wrapguard/candidates"))
+    for (const json::Value &V : *Cands) {
+      const json::Object *O = V.getAsObject();
+      Candidate C;
+      FactLoc Origin;
+      if (!O || !O->get("candidate") || !O->getObject("result") ||
+          !Candidate::fromJSON(*O->get("candidate"), C) ||
+          !factLocFromJSON(O->get("origin"), Origin))
+        continue;
+      json::Object Result = *O->getObject("result");
+      Result.erase("ruleIndex");
+      std::string Key = resultKey(Result);
+      if (!Key.empty() && !Out.Seen.insert(Key).second)
+        continue;
+      Out.Candidates.push_back({std::move(C), Origin});
+      Out.Results.push_back(std::move(Result));
+    }
+  return true;
+}
+
+/// The candidates the merged facts report, as results with their evidence.
+/// A candidate that some shard decided on its own (a header's call, seen by
+/// a TU that had the facts) is already among the results, once.
+static void decideCandidates(ShardEvidence &E, json::Array &Results,
+                             StringSet<> &ResultKeys) {
+  for (size_t I = 0; I < E.Candidates.size(); ++I) {
+    json::Object &Res = E.Results[I];
+    std::string Key = resultKey(Res);
+    if (!Key.empty() && ResultKeys.contains(Key))
+      continue;
+    Resolution R = resolve(E.Facts, E.Candidates[I].first);
+    if (!R.Report)
+      continue;
+    if (!Key.empty())
+      ResultKeys.insert(Key);
+    // Decided now: the merged log's results are final, and merging it
+    // again must keep them.
+    if (json::Object *P = Res.getObject("properties")) {
+      P->erase("wrapguard/deferred");
+      if (P->empty())
+        Res.erase("properties");
+    }
+    json::Array *Related = Res.getArray("relatedLocations");
+    if (!Related) {
+      Res["relatedLocations"] = json::Array();
+      Related = Res.getArray("relatedLocations");
+    }
+    for (const Evidence &Ev : R.Notes)
+      Related->push_back(sarifRelatedLocation(
+          Related->size() + 1, evidenceNote(Ev, E.Candidates[I].second),
+          E.Paths));
+    Results.push_back(std::move(Res));
+  }
+}
+
+static bool isDeferredResult(const json::Object &Result) {
+  const json::Object *P = Result.getObject("properties");
+  return P && P->getBoolean("wrapguard/deferred").value_or(false);
+}
+
 static std::optional<json::Value> readLog(StringRef Path) {
   auto Buffer = MemoryBuffer::getFileOrSTDIN(Path);
   if (!Buffer) {
@@ -44,16 +151,6 @@ static std::optional<json::Value> readLog(StringRef Path) {
   return std::move(*Log);
 }
 
-static std::string resultKey(const json::Object &Result) {
-  std::string Key = Result.getString("ruleId").value_or("").str();
-  Key += '\0';
-  if (const json::Object *Partial = Result.getObject("partialFingerprints"))
-    if (auto Print = Partial->getString(FingerprintKey))
-      return Key + Print->str();
-  // No fingerprint (another tool's log): keep every result.
-  return "";
-}
-
 int runMerge(ArrayRef<std::string> Inputs, StringRef Output) {
   if (Inputs.empty()) {
     WithColor::error(errs(), "wrapguard merge")
@@ -63,6 +160,7 @@ int runMerge(ArrayRef<std::string> Inputs, StringRef Output) {
   std::optional<json::Object> Tool, BaseIds;
   json::Array Rules, Invocations, Results;
   StringSet<> RuleIds, ResultKeys;
+  ShardEvidence Shards;
   std::string ColumnKind;
 
   for (const std::string &Path : Inputs) {
@@ -95,6 +193,10 @@ int runMerge(ArrayRef<std::string> Inputs, StringRef Output) {
       }
       if (ColumnKind.empty())
         ColumnKind = Run->getString("columnKind").value_or("").str();
+      if (!readShardEvidence(*Run, Path, Shards))
+        return 2;
+      const json::Object *Props = Run->getObject("properties");
+      bool HasCandidates = Props && Props->getArray("wrapguard/candidates");
       if (json::Array *I = Run->getArray("invocations"))
         for (json::Value &Inv : *I)
           Invocations.push_back(std::move(Inv));
@@ -106,6 +208,10 @@ int runMerge(ArrayRef<std::string> Inputs, StringRef Output) {
           // Rule indices point into the input's rule array; the merged
           // array has another order, so refer to rules by id only.
           RO->erase("ruleIndex");
+          // Decided again below, against the facts of every shard; only a
+          // run that carries its candidates can have them decided again.
+          if (HasCandidates && isDeferredResult(*RO))
+            continue;
           std::string Key = resultKey(*RO);
           if (!Key.empty() && !ResultKeys.insert(Key).second)
             continue;
@@ -113,6 +219,8 @@ int runMerge(ArrayRef<std::string> Inputs, StringRef Output) {
         }
     }
   }
+
+  decideCandidates(Shards, Results, ResultKeys);
 
   if (!Tool)
     Tool = json::Object{{"driver", json::Object{{"name", "wrapguard"}}}};

@@ -10,10 +10,12 @@
 #ifndef WRAPGUARD_TOOLS_REPORT_H
 #define WRAPGUARD_TOOLS_REPORT_H
 
+#include "ProjectFacts.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 #include <string>
 #include <vector>
@@ -62,6 +64,16 @@ struct ReportFinding {
   std::vector<ReportNote> Notes;
   std::vector<ReportEdit> Edits;
   std::string Fingerprint;
+  /// Decided by the project's facts rather than within its TU.
+  bool Deferred = false;
+};
+
+/// A candidate as a shard keeps it for `merge`: the finding it would be
+/// (without the evidence notes), what decides it, and where its notes go.
+struct DeferredFinding {
+  ReportFinding Finding;
+  Candidate Cand;
+  FactLoc Origin;
 };
 
 /// A problem with the scan itself (SARIF toolExecutionNotifications).
@@ -81,7 +93,15 @@ struct Report {
   std::string WorkingDirectory;
   unsigned TranslationUnits = 0;
   unsigned SuppressedByBaseline = 0;
+  /// With --shard: the shard's facts and every candidate, written to the
+  /// SARIF run's properties so that `merge` decides them project-wide.
+  std::optional<ProjectFacts> ShardFacts;
+  std::vector<DeferredFinding> ShardCandidates;
 };
+
+/// The note that shows one piece of evidence: at its own place, or at the
+/// candidate's origin when it has none.
+ReportNote evidenceNote(const Evidence &E, const FactLoc &Origin);
 
 /// Where paths in reports are anchored. Empty: absolute paths everywhere.
 struct PathOptions {
@@ -136,6 +156,13 @@ void writeJson(const Report &R, const PathOptions &Paths,
 /// `wrapguard merge a.sarif b.sarif ...`: joins the runs of several SARIF
 /// logs into one log with one run. Returns the process exit code.
 int runMerge(llvm::ArrayRef<std::string> Inputs, llvm::StringRef Output);
+
+/// A SARIF result for F (Sarif.cpp); merge rebuilds decided candidates with it.
+llvm::json::Object sarifResult(const ReportFinding &F, unsigned RuleIndex,
+                               const PathOptions &Paths);
+/// A SARIF relatedLocation for one note.
+llvm::json::Object sarifRelatedLocation(unsigned Id, const ReportNote &N,
+                                        const PathOptions &Paths);
 
 /// Percent-encodes a path for a URI (RFC 3986 path characters kept).
 std::string encodeUriPath(llvm::StringRef Path);

@@ -94,6 +94,17 @@ json::Object rule(StringRef Id, const ToolInfo &Tool) {
                     {"problem.severity", "warning"}}}};
 }
 
+} // namespace
+
+json::Object sarifRelatedLocation(unsigned Id, const ReportNote &N,
+                                  const PathOptions &Paths) {
+  return json::Object{{"id", Id},
+                      {"message", json::Object{{"text", N.Message}}},
+                      {"physicalLocation", physicalLocation(N.Loc, Paths)}};
+}
+
+namespace {
+
 json::Object result(const ReportFinding &F, unsigned RuleIndex,
                     const PathOptions &Paths) {
   json::Object Location{{"physicalLocation", physicalLocation(F.Loc, Paths)}};
@@ -114,12 +125,11 @@ json::Object result(const ReportFinding &F, unsigned RuleIndex,
     json::Array Related;
     unsigned Id = 1;
     for (const ReportNote &N : F.Notes)
-      Related.push_back(
-          json::Object{{"id", Id++},
-                       {"message", json::Object{{"text", N.Message}}},
-                       {"physicalLocation", physicalLocation(N.Loc, Paths)}});
+      Related.push_back(sarifRelatedLocation(Id++, N, Paths));
     Res["relatedLocations"] = std::move(Related);
   }
+  if (F.Deferred)
+    Res["properties"] = json::Object{{"wrapguard/deferred", true}};
 
   if (!F.Edits.empty()) {
     // One artifactChange per file, replacements in file order.
@@ -172,6 +182,11 @@ json::Object notification(const ReportNotification &N,
 
 } // namespace
 
+json::Object sarifResult(const ReportFinding &F, unsigned RuleIndex,
+                         const PathOptions &Paths) {
+  return result(F, RuleIndex, Paths);
+}
+
 std::string encodeUriPath(StringRef Path) {
   std::string Out;
   for (unsigned char C : Path) {
@@ -199,6 +214,17 @@ void writeSarif(const Report &R, const ToolInfo &Tool, const PathOptions &Paths,
   json::Array Results;
   for (const ReportFinding &F : R.Findings)
     Results.push_back(result(F, RuleIndex[F.Check], Paths));
+  // A shard's candidates, every one, so that merge can decide them against
+  // the facts of all shards.
+  json::Array Candidates;
+  for (const DeferredFinding &D : R.ShardCandidates) {
+    ReportFinding F = D.Finding;
+    F.Deferred = true;
+    Candidates.push_back(json::Object{
+        {"candidate", D.Cand.toJSON()},
+        {"origin", factLocToJSON(D.Origin)},
+        {"result", result(F, RuleIndex.lookup(F.Check), Paths)}});
+  }
 
   json::Array Notifications;
   for (const ReportNotification &N : R.Notifications)
@@ -237,6 +263,11 @@ void writeSarif(const Report &R, const ToolInfo &Tool, const PathOptions &Paths,
                    {"columnKind", "unicodeCodePoints"},
                    {"invocations", json::Array{std::move(Invocation)}},
                    {"results", std::move(Results)}};
+  if (R.ShardFacts)
+    Run["properties"] = json::Object{
+        {"wrapguard/facts", R.ShardFacts->toJSON()},
+        {"wrapguard/candidates", std::move(Candidates)},
+        {"wrapguard/sourceRoot", Paths.SourceRoot}};
   if (!Paths.SourceRoot.empty())
     Run["originalUriBaseIds"] = json::Object{
         {"%SRCROOT%",

@@ -262,7 +262,11 @@ TUResult scanOne(const CompilationDatabase &DB, const std::string &File,
   Tool.setPrintErrorMessage(false);
 
   TidyActionFactory Factory(Context, BaseFS, Pending, Out.Functions);
+  // The check hands this TU's facts and candidates over here; the TU runs
+  // entirely on this thread.
+  scannerEvidence() = &Out.Evidence;
   int Status = Tool.run(&Factory);
+  scannerEvidence() = nullptr;
   Out.Errors = TidyConsumer.take();
   Out.Parsed = Status == 0 && llvm::none_of(Out.Errors, isCompilerError);
   return Out;

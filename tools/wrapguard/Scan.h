@@ -12,6 +12,7 @@
 #ifndef WRAPGUARD_TOOLS_SCAN_H
 #define WRAPGUARD_TOOLS_SCAN_H
 
+#include "ProjectFacts.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang/Tooling/CompilationDatabase.h"
@@ -39,6 +40,9 @@ struct TUResult {
   std::vector<clang::tidy::ClangTidyError> Errors;
   /// (file as in the diagnostic, file offset) -> enclosing function.
   std::map<std::pair<std::string, unsigned>, std::string> Functions;
+  /// What the check left for the project-wide decision: the TU's facts and
+  /// its candidates (see checker/ProjectFacts.h).
+  TUEvidence Evidence;
 };
 
 /// Called after each TU, serialized: (TUs done, total, findings so far).
