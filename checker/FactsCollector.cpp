@@ -260,8 +260,11 @@ private:
       auto Key = functionKey(*Ctor);
       if (!Key)
         continue;
+      // The note points at the definition, where the field is (not) set.
+      const FunctionDecl *Def = Ctor;
+      Ctor->hasBody(Def);
       CtorFact C{constructorName(*Ctor), *Sets,
-                 factLoc(Ctor->getLocation(), SM, Ctor)};
+                 factLoc(Def->getLocation(), SM, Def)};
       auto [It, New] = F.Constructors.try_emplace(*Key, C);
       if (!New)
         It->second.SetsField = It->second.SetsField && *Sets;
@@ -286,9 +289,16 @@ private:
         return constructorSets(*T, FD, Depth + 1);
       return true;
     }
-    for (const CXXCtorInitializer *I : D->inits())
-      if (I->getMember() == &FD)
-        return !isEmptyValue(I->getInit(), Ctx);
+    for (const CXXCtorInitializer *I : D->inits()) {
+      if (I->getMember() != &FD)
+        continue;
+      // Written, or the default member initializer; an empty one may still
+      // be followed by an assignment in the body.
+      if (I->isWritten() ? !isEmptyValue(I->getInit(), Ctx)
+                         : defaultInitSets(FD, Ctx))
+        return true;
+      break;
+    }
     const auto *Body = dyn_cast_or_null<CompoundStmt>(D->getBody());
     if (!Body)
       return false;

@@ -104,6 +104,22 @@ static std::string joinArgs(llvm::ArrayRef<const Expr *> Args,
   return Out;
 }
 
+/// How a fix tests the callable: `f`, or `f != nullptr` for a class that
+/// compares with nullptr but does not convert to bool.
+static std::string testOf(const CallSite &Site, StringRef Name) {
+  const auto *RD =
+      Site.Callable->getType().getNonReferenceType()->getAsCXXRecordDecl();
+  if (Site.Kind != CallableKind::FunctionObject || !RD ||
+      RD->isInStdNamespace() || !RD->hasDefinition())
+    return Name.str();
+  for (const NamedDecl *D : RD->getDefinition()->getVisibleConversionFunctions())
+    if (const auto *Conv = dyn_cast_or_null<CXXConversionDecl>(
+            D->getUnderlyingDecl()->getAsFunction()))
+      if (Conv->getConversionType()->isBooleanType())
+        return Name.str();
+  return (Name + " != nullptr").str();
+}
+
 void addRepair(const CallSite &Site, StringRef Name, const Stmt &Body,
                ASTContext &Ctx, const AnalysisOptions &Opts, Finding &F) {
   if (Opts.Fix == FixMode::None)
@@ -144,7 +160,7 @@ void addRepair(const CallSite &Site, StringRef Name, const Stmt &Body,
       }
     }
     F.Fixes.push_back(FixItHint::CreateInsertion(
-        Call.getBeginLoc(), llvm::formatv("if ({0}) ", Name).str()));
+        Call.getBeginLoc(), llvm::formatv("if ({0}) ", testOf(Site, Name)).str()));
     return;
   }
 
@@ -176,7 +192,8 @@ void addRepair(const CallSite &Site, StringRef Name, const Stmt &Body,
   }
   F.Fixes.push_back(FixItHint::CreateReplacement(
       CallRange,
-      llvm::formatv("({0} ? {1} : {2})", Name, CallText, ArgText).str()));
+      llvm::formatv("({0} ? {1} : {2})", testOf(Site, Name), CallText, ArgText)
+          .str()));
 }
 
 } // namespace wrapguard

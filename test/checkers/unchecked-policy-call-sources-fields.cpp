@@ -1,0 +1,95 @@
+// RUN: %check_wrapguard %s %t
+
+// A field of nullable-callable type is a source when some constructor
+// (the implicit default one included) leaves it empty, or when some code
+// empties it (nullptr, {}, a default-constructed value, a move out of it).
+// A field that every constructor sets and nothing empties is not, even
+// when some code tests it.
+
+#include <functional>
+#include <utility>
+
+using HookFn = std::function<void(int)>;
+
+// One constructor overload never sets the hook.
+struct Layer {
+  Layer(int in, int out) : in(in), out(out) {}
+  explicit Layer(HookFn h) : grad_hook(std::move(h)) {}
+  void backward(int g) {
+    grad_hook(g);
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: call through possibly empty callable 'grad_hook' [wrapguard-unchecked-policy-call]
+    // CHECK-NOTES-DAG: :[[@LINE-2]]:5: note: 'Layer::grad_hook' is not set by the constructor 'Layer(int, int)' ({{.*}}.cpp:16)
+  }
+  int in = 0, out = 0;
+  HookFn grad_hook;
+};
+
+// Set by its only constructor, but emptied in reset().
+struct Scheduler {
+  explicit Scheduler(HookFn f) : on_step(std::move(f)) {}
+  void reset() { on_step = nullptr; }
+  void step(int i) {
+    on_step(i);
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: call through possibly empty callable 'on_step' [wrapguard-unchecked-policy-call]
+    // CHECK-NOTES-DAG: :[[@LINE-2]]:5: note: 'Scheduler::on_step' is made empty in 'Scheduler::reset' ({{.*}}.cpp:30)
+  }
+  HookFn on_step;
+};
+
+// Moved out of by a method that hands the callback on.
+struct Owner {
+  explicit Owner(HookFn f) : done(std::move(f)) {}
+  HookFn release() { return std::move(done); }
+  void finish(int i) {
+    done(i);
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: call through possibly empty callable 'done' [wrapguard-unchecked-policy-call]
+    // CHECK-NOTES-DAG: :[[@LINE-2]]:5: note: 'Owner::done' is made empty in 'Owner::release' ({{.*}}.cpp:42)
+  }
+  HookFn done;
+};
+
+// No constructor at all: the implicit default one leaves it empty.
+struct Options {
+  HookFn on_epoch;
+};
+void run_epoch(const Options &o, int epoch) {
+  o.on_epoch(epoch);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: call through possibly empty callable 'o.on_epoch' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES-DAG: :[[@LINE-2]]:3: note: 'Options::on_epoch' is not set by the constructor 'Options()' ({{.*}}.cpp:52)
+}
+
+// Negative cases.
+
+// Set in every constructor: a mem-initializer, a default member
+// initializer, a delegating constructor, an assignment in the body.
+struct Model {
+  Model() : Model([](int) {}) {}
+  explicit Model(HookFn f) : forward_hook(std::move(f)) {}
+  Model(int, HookFn f) { forward_hook = std::move(f); }
+  Model(Model &&other) : forward_hook(std::move(other.forward_hook)) {}
+  void forward(int x) { forward_hook(x); } // no-warning
+  // Tested defensively here; that does not make it a source.
+  void maybe_forward(int x) {
+    if (forward_hook)
+      forward_hook(x);
+  }
+  HookFn forward_hook;
+};
+
+struct WithDefault {
+  HookFn on_log = [](int) {};
+  void log(int x) { on_log(x); } // no-warning
+};
+
+// Set in every constructor, copied and moved whole; a move constructor's
+// source object is dead by convention.
+struct Pipeline {
+  explicit Pipeline(HookFn f) : stage(std::move(f)) {}
+  Pipeline(Pipeline &&o) : stage(std::move(o.stage)) {}
+  void run(int x) { stage(x); } // no-warning
+  HookFn stage;
+};
+
+void call_through_other_object(Pipeline &p, int x) {
+  p.stage(x); // no-warning
+}

@@ -1,0 +1,82 @@
+// RUN: %check_wrapguard %s %t
+
+// A class with operator() that can also be tested for emptiness (it converts
+// to bool, explicitly or not, or compares with nullptr) is a nullable
+// callable by default: packed-function handles, folly::Function,
+// llvm::unique_function. NullableCallableTypes is not needed for them.
+
+#include <cstddef>
+
+namespace rt {
+class PackedFunc {
+public:
+  PackedFunc() = default;
+  PackedFunc(std::nullptr_t) {}
+  explicit PackedFunc(int (*f)(int)) : f(f) {}
+  explicit operator bool() const { return f != nullptr; }
+  int operator()(int x) const { return f(x); }
+
+private:
+  int (*f)(int) = nullptr;
+};
+
+struct Handle {
+  void *impl = nullptr;
+  int operator()(int x) const { return x; }
+  friend bool operator==(const Handle &h, std::nullptr_t) { return !h.impl; }
+  friend bool operator!=(const Handle &h, std::nullptr_t) { return h.impl; }
+};
+
+struct Functor {
+  int operator()(int x) const { return x; }
+};
+} // namespace rt
+
+rt::PackedFunc get_packed_policy();
+rt::Handle get_handle_policy();
+rt::Functor get_functor_policy();
+
+int packed_from_policy(int x) {
+  rt::PackedFunc f = get_packed_policy();
+  return f(x);
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: call through possibly empty callable 'f' [wrapguard-unchecked-policy-call]
+}
+
+int handle_from_policy(int x) {
+  rt::Handle h = get_handle_policy();
+  return h(x);
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: call through possibly empty callable 'h' [wrapguard-unchecked-policy-call]
+}
+
+int packed_default_constructed(int x) {
+  rt::PackedFunc f;
+  return f(x);
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: call through callable 'f', which is always empty here [wrapguard-unchecked-policy-call]
+}
+
+// Negative cases.
+
+int packed_guarded(int x) {
+  rt::PackedFunc f = get_packed_policy();
+  if (!f)
+    return x;
+  return f(x); // no-warning
+}
+
+int handle_compared_with_nullptr(int x) {
+  rt::Handle h = get_handle_policy();
+  if (h == nullptr)
+    return x;
+  return h(x); // no-warning
+}
+
+// A functor that cannot be empty is no nullable callable.
+int plain_functor(int x) {
+  rt::Functor f = get_functor_policy();
+  return f(x); // no-warning
+}
+
+int lambda_is_not_nullable(int x) {
+  auto f = [](int v) { return v; };
+  return f(x); // no-warning
+}
