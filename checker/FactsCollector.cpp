@@ -106,8 +106,7 @@ private:
     for (const SourceUse &U : S.Sources) {
       SourceFacts &F = Out.get(U.Key, U.Kind, U.Name);
       ++F.Tested;
-      if (!F.TestedAt.valid() || L < F.TestedAt)
-        F.TestedAt = L;
+      keepFirst(F.TestedAt, L);
     }
   }
 
@@ -124,9 +123,7 @@ private:
       return;
     SourceFacts &F =
         Out.get(*Key, SourceKind::Field, FD->getQualifiedNameAsString());
-    FactLoc L = factLoc(Loc, Ctx.getSourceManager(), &Owner);
-    if (!F.EmptiedAt.valid() || L < F.EmptiedAt)
-      F.EmptiedAt = L;
+    keepFirst(F.EmptiedAt, factLoc(Loc, Ctx.getSourceManager(), &Owner));
   }
 
   /// A field moved out of is empty afterwards, except in its own class's
@@ -215,8 +212,7 @@ private:
       SourceFacts &F =
           Out.get(*Key, SourceKind::Function, K->getQualifiedNameAsString());
       F.Definition = join(F.Definition, S);
-      if (L.valid() && (!F.EmptyReturn.valid() || L < F.EmptyReturn))
-        F.EmptyReturn = L;
+      keepFirst(F.EmptyReturn, L);
     }
   }
 

@@ -429,6 +429,10 @@ private:
     if (N == "at" || N == "emplace" || N == "try_emplace" ||
         N == "insert_or_assign")
       setPresence(K, true);
+    else if (N == "insert" && MC->getNumArgs() == 1) {
+      if (const Expr *Key = insertedKey(MC->getArg(0)))
+        setPresence(presenceKey(*Map, *Key), true);
+    }
     else if (N == "erase")
       setPresence(K, false);
     else if (N == "clear" || N == "swap") {
@@ -439,6 +443,26 @@ private:
           Env.setValue(*Entry.getValue(), fresh());
     }
     return false; // The call's own value is modelled as any other's.
+  }
+
+  /// The key of `insert({k, f})`, `insert(std::make_pair(k, f))` or
+  /// `insert(value_type(k, f))`.
+  const Expr *insertedKey(const Expr *Arg) {
+    Arg = stripNoise(Arg);
+    if (const auto *ILE = dyn_cast_or_null<InitListExpr>(Arg))
+      return ILE->getNumInits() >= 1 ? ILE->getInit(0) : nullptr;
+    if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(Arg)) {
+      if (CE->getNumArgs() >= 2)
+        return CE->getArg(0);
+      if (CE->getNumArgs() == 1)
+        return insertedKey(CE->getArg(0));
+    }
+    if (const auto *C = dyn_cast_or_null<CallExpr>(Arg))
+      if (const FunctionDecl *FD = C->getDirectCallee();
+          FD && FD->isInStdNamespace() && FD->getIdentifier() &&
+          FD->getName() == "make_pair" && C->getNumArgs() == 2)
+        return C->getArg(0);
+    return nullptr;
   }
 
   /// `m.count(k) > 0`, `!= 0`, `== 0`, `>= 1`: the count's presence.

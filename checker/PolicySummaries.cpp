@@ -140,9 +140,15 @@ Emptiness PolicySummaries::summarize(const FunctionDecl &Def,
       *EmptyAt = It->second.EmptyAt;
     return It->second.Result;
   }
-  if (InProgress.size() >= Opts.MaxSummaryDepth || InProgress.count(&Def) ||
-      Def.isDependentContext() || !Types.isNullable(Def.getReturnType()))
+  if (Def.isDependentContext() || !Types.isNullable(Def.getReturnType()))
     return Emptiness::Unknown;
+  if (InProgress.size() >= Opts.MaxSummaryDepth || InProgress.count(&Def)) {
+    // Cut short by where it was asked from, not by what it is: nothing
+    // computed from this answer may be cached.
+    Truncated = true;
+    return Emptiness::Unknown;
+  }
+  bool OuterTruncated = std::exchange(Truncated, false);
   InProgress.insert(&Def);
 
   bool SawNonEmpty = false, SawEmpty = false, SawMaybe = false,
@@ -192,7 +198,11 @@ Emptiness PolicySummaries::summarize(const FunctionDecl &Def,
   }
   if (Result != Emptiness::MayBeEmpty && Result != Emptiness::AlwaysEmpty)
     FirstEmpty = SourceLocation();
-  Cache[&Def] = {Result, FirstEmpty};
+  // A summary that leaned on a cut-short callee would make results depend
+  // on the order functions are analysed in; only whole ones are kept.
+  if (!Truncated)
+    Cache[&Def] = {Result, FirstEmpty};
+  Truncated |= OuterTruncated;
   if (EmptyAt)
     *EmptyAt = FirstEmpty;
   return Result;

@@ -55,6 +55,8 @@ private:
   };
   llvm::DenseMap<const clang::FunctionDecl *, Summary> Cache;
   llvm::SmallPtrSet<const clang::FunctionDecl *, 8> InProgress;
+  /// Set when a summary in progress met the depth bound or a recursion.
+  bool Truncated = false;
 };
 
 } // namespace wrapguard

@@ -6,6 +6,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include <limits>
 #include <tuple>
 
 using namespace llvm;
@@ -24,9 +25,7 @@ bool operator==(const FactLoc &A, const FactLoc &B) {
   return A.File == B.File && A.Offset == B.Offset && A.Function == B.Function;
 }
 
-/// Keeps the smaller of two locations, an invalid one counting as largest, so
-/// the location a merge keeps does not depend on the order of the merge.
-static void keepFirst(FactLoc &Mine, const FactLoc &Theirs) {
+void keepFirst(FactLoc &Mine, const FactLoc &Theirs) {
   if (Theirs.valid() && (!Mine.valid() || Theirs < Mine))
     Mine = Theirs;
 }
@@ -223,8 +222,17 @@ static Error sourceFromJSON(StringRef Key, const json::Value &V,
       return bad("source '" + Key + "' has definition '" + *D + "'");
     S.Definition = *Parsed;
   }
-  S.Tested = static_cast<unsigned>(O->getInteger("tested").value_or(0));
-  S.Untested = static_cast<unsigned>(O->getInteger("untested").value_or(0));
+  for (auto [Name, Count] : {std::pair<StringRef, unsigned *>{"tested",
+                                                              &S.Tested},
+                             {"untested", &S.Untested}}) {
+    const json::Value *V = O->get(Name);
+    if (!V)
+      continue;
+    std::optional<int64_t> N = V->getAsInteger();
+    if (!N || *N < 0 || *N > std::numeric_limits<unsigned>::max())
+      return bad("source '" + Key + "' has a bad '" + Name + "' count");
+    *Count = static_cast<unsigned>(*N);
+  }
   if (!factLocFromJSON(O->get("emptyReturn"), S.EmptyReturn) ||
       !factLocFromJSON(O->get("testedAt"), S.TestedAt) ||
       !factLocFromJSON(O->get("emptiedAt"), S.EmptiedAt))
@@ -237,7 +245,8 @@ static Error sourceFromJSON(StringRef Key, const json::Value &V,
       CtorFact C;
       C.Name = CO->getString("name").value_or("").str();
       C.SetsField = CO->getBoolean("setsField").value_or(false);
-      factLocFromJSON(CO->get("at"), C.Loc);
+      if (!factLocFromJSON(CO->get("at"), C.Loc))
+        return bad("constructor of '" + Key + "' has a malformed location");
       S.Constructors[Usr.str()] = std::move(C);
     }
   }
@@ -250,11 +259,19 @@ Expected<ProjectFacts> ProjectFacts::fromJSON(const json::Value &V) {
     return bad("not a wrapguard facts file (no \"format\": "
                "\"wrapguard-facts\")");
   auto Version = O->getInteger("version");
-  if (!Version || *Version != FormatVersion)
+  if (!Version)
+    return bad(formatv("no \"version\" number; this wrapguard reads "
+                       "version {0}",
+                       FormatVersion)
+                   .str());
+  if (*Version != FormatVersion)
     return bad(formatv("version {0}; this wrapguard reads version {1}",
-                       Version.value_or(0), FormatVersion)
+                       *Version, FormatVersion)
                    .str());
   ProjectFacts Facts;
+  const json::Value *SrcsValue = O->get("sources");
+  if (SrcsValue && !SrcsValue->getAsObject())
+    return bad("\"sources\" is not an object");
   if (const json::Object *Srcs = O->getObject("sources"))
     for (const auto &[Key, SV] : *Srcs) {
       SourceFacts S;
@@ -314,9 +331,14 @@ bool Candidate::fromJSON(const json::Value &V, Candidate &Out) {
   const json::Array *K = O->getArray("keys");
   if (!K)
     return false;
-  for (const json::Value &Key : *K)
-    if (auto S = Key.getAsString())
-      Out.Keys.push_back(S->str());
+  // Every key or none: a candidate missing one of its sources would be
+  // decided on the others alone.
+  for (const json::Value &Key : *K) {
+    auto S = Key.getAsString();
+    if (!S || S->empty())
+      return false;
+    Out.Keys.push_back(S->str());
+  }
   return !Out.Keys.empty();
 }
 

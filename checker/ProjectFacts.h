@@ -41,6 +41,9 @@ struct FactLoc {
   std::string shortText() const;
 };
 bool operator<(const FactLoc &A, const FactLoc &B);
+/// Keeps the smaller of two locations, an invalid one counting as largest, so
+/// the location a merge keeps does not depend on the order of the merge.
+void keepFirst(FactLoc &Mine, const FactLoc &Theirs);
 llvm::json::Value factLocToJSON(const FactLoc &L);
 /// Reads a location written by factLocToJSON; true when V is null (absent)
 /// or a valid location.

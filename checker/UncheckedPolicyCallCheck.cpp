@@ -10,6 +10,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include <mutex>
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -165,6 +166,31 @@ static std::string configDirFor(StringRef File) {
   return "";
 }
 
+/// Facts files, read once per process and shared by every check instance
+/// (clang-tidy makes one per TU, clangd one per parse); a file is read again
+/// when it changes.
+static llvm::Expected<std::shared_ptr<const ProjectFacts>>
+loadFactsFile(StringRef Path) {
+  static std::mutex Lock;
+  static llvm::StringMap<std::pair<llvm::sys::TimePoint<>,
+                                   std::shared_ptr<const ProjectFacts>>>
+      Loaded;
+  llvm::sys::fs::file_status Status;
+  if (std::error_code EC = llvm::sys::fs::status(Path, Status))
+    return llvm::createStringError(EC, "cannot read facts file '" + Path +
+                                           "': " + EC.message());
+  std::lock_guard<std::mutex> Guard(Lock);
+  auto &Entry = Loaded[Path];
+  if (Entry.second && Entry.first == Status.getLastModificationTime())
+    return Entry.second;
+  auto Facts = ProjectFacts::readFile(Path);
+  if (!Facts)
+    return Facts.takeError();
+  Entry = {Status.getLastModificationTime(),
+           std::make_shared<const ProjectFacts>(std::move(*Facts))};
+  return Entry.second;
+}
+
 const ProjectFacts *UncheckedPolicyCallCheck::fileFacts() {
   if (FactsFile.empty())
     return nullptr;
@@ -176,7 +202,7 @@ const ProjectFacts *UncheckedPolicyCallCheck::fileFacts() {
       if (!Dir.empty())
         llvm::sys::fs::make_absolute(Dir, Path);
     }
-    auto Facts = ProjectFacts::readFile(Path);
+    auto Facts = loadFactsFile(Path);
     if (Facts)
       LoadedFacts = std::move(*Facts);
     else
@@ -184,15 +210,20 @@ const ProjectFacts *UncheckedPolicyCallCheck::fileFacts() {
           << "wrapguard-unchecked-policy-call"
           << llvm::toString(Facts.takeError());
   }
-  return LoadedFacts ? &*LoadedFacts : nullptr;
+  return LoadedFacts.get();
 }
 
 void UncheckedPolicyCallCheck::resolveCandidates() {
+  TUEvidence *Sink = scannerEvidence();
+  // clang-tidy and clangd need facts only to decide candidates; the scanner
+  // needs every TU's.
+  if (Pending.empty() && !Sink)
+    return;
   ProjectFacts TUFacts;
   Analyzer->collectFacts(TUFacts);
   const SourceManager &SM = AnalyzerCtx->getSourceManager();
 
-  if (TUEvidence *Sink = scannerEvidence()) {
+  if (Sink) {
     Sink->Facts.merge(TUFacts);
     for (const Finding &F : Pending) {
       std::string Marker = candidateMarker(Sink->Candidates.size());
@@ -202,10 +233,17 @@ void UncheckedPolicyCallCheck::resolveCandidates() {
     }
     return;
   }
-  if (const ProjectFacts *File = fileFacts())
-    TUFacts.merge(*File);
+  // Only the candidates' sources matter; a project's facts file may hold a
+  // hundred thousand, so those few are looked up rather than merged whole.
+  const ProjectFacts *File = fileFacts();
+  ProjectFacts Relevant;
+  for (const Finding &F : Pending)
+    for (const std::string &Key : F.Deferred->Keys)
+      for (const ProjectFacts *From : {static_cast<const ProjectFacts *>(&TUFacts), File})
+        if (const SourceFacts *S = From ? From->find(Key) : nullptr)
+          Relevant.get(Key, S->Kind, S->Name).merge(*S);
   for (const Finding &F : Pending) {
-    Resolution R = resolve(TUFacts, *F.Deferred);
+    Resolution R = resolve(Relevant, *F.Deferred);
     if (R.Report)
       emit(F, SM, "", R.Notes);
   }

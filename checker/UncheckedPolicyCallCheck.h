@@ -48,7 +48,7 @@ private:
 
   AnalysisOptions Config;
   std::string FactsFile;
-  std::optional<ProjectFacts> LoadedFacts;
+  std::shared_ptr<const ProjectFacts> LoadedFacts;
   bool FactsFileTried = false;
   /// Candidates of the current TU, decided at its end.
   std::vector<Finding> Pending;

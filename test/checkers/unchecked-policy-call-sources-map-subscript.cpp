@@ -51,6 +51,11 @@ int inserted(const std::string &name, int x) {
   registry.emplace(name, [](int v) { return v; });
   return registry[name](x); // no-warning
 }
+int inserted_pair(const std::string &name, int x) {
+  registry.insert({name, [](int v) { return v; }});
+  return registry[name](x); // no-warning
+}
+
 int count_gt(const std::string &name, int x) {
   if (registry.count(name) > 0)
     return registry[name](x); // no-warning

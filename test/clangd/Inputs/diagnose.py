@@ -81,9 +81,7 @@ def main():
         for path in paths:
             client.request("textDocument/documentSymbol",
                            {"textDocument": {"uri": lsp.path_to_uri(path)}})
-        status = client.shutdown()
-        print("exit status: %d" % status)
-        return 0 if status == 0 else 1
+        return lsp.finish(client)
     finally:
         client.kill()
 

@@ -75,9 +75,7 @@ def main():
         client.change(path, fixed, version=2)
         show("after fix", client.wait_for_diagnostics(uri, version=2))
 
-        status = client.shutdown()
-        print("exit status: %d" % status)
-        return 0 if status == 0 else 1
+        return lsp.finish(client)
     finally:
         client.kill()
 

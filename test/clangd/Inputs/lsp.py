@@ -167,6 +167,13 @@ class Client:
 
 
 # --- helpers shared by the tests ---------------------------------------------------------------
+def finish(client):
+    """Shuts the server down, prints its exit status, returns the script's."""
+    status = client.shutdown()
+    print("exit status: %d" % status)
+    return 0 if status == 0 else 1
+
+
 def offset_of(text, position):
     """Offset in text of an LSP position (clangd negotiates UTF-16 by default; the
     test inputs are ASCII, where UTF-16 units and characters agree)."""

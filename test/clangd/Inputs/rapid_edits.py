@@ -49,9 +49,7 @@ def main():
             start = d["range"]["start"]
             print("final: %d:%d %s" % (start["line"] + 1, start["character"] + 1, d["code"]))
         print("final: %d wrapguard diagnostic(s), %d in all" % (len(ours), len(diagnostics)))
-        status = client.shutdown()
-        print("exit status: %d" % status)
-        return 0 if status == 0 else 1
+        return lsp.finish(client)
     finally:
         client.kill()
 
