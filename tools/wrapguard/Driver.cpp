@@ -322,6 +322,29 @@ void addEvidence(ClangTidyError &E, wrapguard::ReportFinding &F,
   E.Notes.push_back(std::move(Note));
 }
 
+void printNotifications(const wrapguard::Report &R) {
+  for (const wrapguard::ReportNotification &N : R.Notifications) {
+    raw_ostream &OS = errs();
+    if (!N.Path.empty() && N.Pos.Line) {
+      OS << N.Path << ":" << N.Pos.Line << ":" << N.Pos.Column << ": ";
+      (N.Level == "error" ? WithColor::error(OS, "", true)
+                          : WithColor::warning(OS, "", true))
+          << N.Message << " [" << N.Id << "]\n";
+    } else {
+      (N.Level == "error" ? WithColor::error(OS, "wrapguard")
+                          : WithColor::warning(OS, "wrapguard"))
+          << N.Message << " [" << N.Id << "]\n";
+    }
+  }
+}
+
+bool hasErrors(const wrapguard::Report &R) {
+  return llvm::any_of(R.Notifications,
+                      [](const wrapguard::ReportNotification &N) {
+                        return N.Level == "error";
+                      });
+}
+
 std::unique_ptr<CompilationDatabase> loadDatabase(std::string &Error) {
   std::unique_ptr<CompilationDatabase> DB;
   if (!BuildPath.empty()) {
@@ -592,8 +615,22 @@ int main(int Argc, const char **Argv) {
   if (!FactsOut.empty())
     if (Error Err = Facts.writeFile(FactsOut))
       return fail(toString(std::move(Err)));
-  if (IndexOnly)
-    return R.Notifications.empty() ? 0 : 2;
+  if (IndexOnly) {
+    // The facts of the TUs that parsed are written; a TU that did not, or a
+    // missing file, makes them incomplete, which the exit status says.
+    FileCache Cache;
+    for (const wrapguard::TUResult &TU : TUs)
+      if (!TU.Parsed)
+        reportParseErrors(TU, Cache, R);
+    printNotifications(R);
+    if (!Quiet)
+      errs() << "wrapguard: facts of " << Facts.size()
+             << (Facts.size() == 1 ? " source" : " sources") << " from "
+             << R.TranslationUnits << " translation unit"
+             << (R.TranslationUnits == 1 ? "" : "s") << " written to '"
+             << FactsOut << "'\n";
+    return hasErrors(R) ? 2 : 0;
+  }
 
   // Findings, deduplicated across TUs (a header included by several reports
   // once) and sorted by place. Candidates are decided here, against the
@@ -696,26 +733,11 @@ int main(int Argc, const char **Argv) {
     R.SuppressedByBaseline = wrapguard::applyBaseline(Findings, BaselinePrints);
   }
   R.Findings = std::move(Findings);
-  R.ExecutionSuccessful = llvm::none_of(
-      R.Notifications, [](const wrapguard::ReportNotification &N) {
-        return N.Level == "error";
-      });
+  R.ExecutionSuccessful = !hasErrors(R);
 
   // Problems with the scan go to stderr in every format, so CI logs show
   // them; SARIF carries them as tool notifications too.
-  for (const wrapguard::ReportNotification &N : R.Notifications) {
-    raw_ostream &OS = errs();
-    if (!N.Path.empty() && N.Pos.Line) {
-      OS << N.Path << ":" << N.Pos.Line << ":" << N.Pos.Column << ": ";
-      (N.Level == "error" ? WithColor::error(OS, "", true)
-                          : WithColor::warning(OS, "", true))
-          << N.Message << " [" << N.Id << "]\n";
-    } else {
-      (N.Level == "error" ? WithColor::error(OS, "wrapguard")
-                          : WithColor::warning(OS, "wrapguard"))
-          << N.Message << " [" << N.Id << "]\n";
-    }
-  }
+  printNotifications(R);
 
   std::vector<ClangTidyError> ErrorCopies;
   for (const ClangTidyError *E : Errors)

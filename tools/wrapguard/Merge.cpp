@@ -19,13 +19,34 @@ using namespace llvm;
 
 namespace wrapguard {
 
+/// The column of L in Unicode code points, as SARIF's columnKind says:
+/// facts count bytes. Read off the file when it is there (the scan's and the
+/// merge's machine have the sources); the byte column otherwise.
+static unsigned charColumn(const FactLoc &L) {
+  if (L.Column <= 1 || L.Column - 1 > L.Offset)
+    return L.Column;
+  auto Buffer = MemoryBuffer::getFile(L.File, /*IsText=*/false,
+                                      /*RequiresNullTerminator=*/false);
+  if (!Buffer || L.Offset > (*Buffer)->getBufferSize())
+    return L.Column;
+  StringRef Before =
+      (*Buffer)->getBuffer().slice(L.Offset - (L.Column - 1), L.Offset);
+  if (Before.contains('\n'))
+    return L.Column; // The file changed since the facts were collected.
+  unsigned Column = 1;
+  for (char C : Before)
+    if ((static_cast<unsigned char>(C) & 0xC0) != 0x80)
+      ++Column;
+  return Column;
+}
+
 ReportNote evidenceNote(const Evidence &E, const FactLoc &Origin) {
   const FactLoc &L = E.Loc.valid() ? E.Loc : Origin;
   ReportNote N;
   N.Message = E.Message;
   N.Loc.Path = L.File;
   N.Loc.Offset = L.Offset;
-  N.Loc.Pos = {L.Line, L.Column, L.Column};
+  N.Loc.Pos = {L.Line, L.Column, charColumn(L)};
   return N;
 }
 

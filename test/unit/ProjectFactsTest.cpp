@@ -1,0 +1,605 @@
+// The project facts (checker/ProjectFacts.h): the merge that makes results
+// independent of scheduling and sharding, the facts file's JSON, the
+// resolution of candidates, and the marker that carries a candidate's index
+// through clang-tidy's diagnostics.
+
+#include "ProjectFacts.h"
+#include "gtest/gtest.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace wrapguard {
+namespace {
+
+const DefSummary AllSummaries[] = {DefSummary::None, DefSummary::NeverEmpty,
+                                   DefSummary::MayBeEmpty,
+                                   DefSummary::AlwaysEmpty,
+                                   DefSummary::Unknown};
+
+FactLoc loc(llvm::StringRef File, unsigned Line, unsigned Offset,
+            llvm::StringRef Function = "") {
+  FactLoc L;
+  L.File = File.str();
+  L.Line = Line;
+  L.Column = 3;
+  L.Offset = Offset;
+  L.Function = Function.str();
+  return L;
+}
+
+SourceFacts function(DefSummary D, FactLoc EmptyReturn = {}) {
+  SourceFacts S;
+  S.Kind = SourceKind::Function;
+  S.Name = "select_wrapper";
+  S.Definition = D;
+  S.EmptyReturn = EmptyReturn;
+  return S;
+}
+
+Candidate candidate(std::vector<std::string> Keys, bool EmptyLocally = false,
+                    std::string PolicyNames = "policy") {
+  Candidate C;
+  C.Name = "fn";
+  C.Keys = std::move(Keys);
+  C.EmptyLocally = EmptyLocally;
+  C.PolicyNames = std::move(PolicyNames);
+  return C;
+}
+
+std::string text(const llvm::json::Value &V) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  OS << V;
+  return S;
+}
+
+//===----------------------------------------------------------------------===//
+// The join of definition summaries.
+//===----------------------------------------------------------------------===//
+
+TEST(ProjectFactsJoin, IsCommutativeAndIdempotent) {
+  for (DefSummary A : AllSummaries) {
+    EXPECT_EQ(join(A, A), A) << toString(A).str();
+    for (DefSummary B : AllSummaries)
+      EXPECT_EQ(join(A, B), join(B, A))
+          << toString(A).str() << " with " << toString(B).str();
+  }
+}
+
+TEST(ProjectFactsJoin, IsAssociative) {
+  for (DefSummary A : AllSummaries)
+    for (DefSummary B : AllSummaries)
+      for (DefSummary C : AllSummaries)
+        EXPECT_EQ(join(join(A, B), C), join(A, join(B, C)))
+            << toString(A).str() << ", " << toString(B).str() << ", "
+            << toString(C).str();
+}
+
+TEST(ProjectFactsJoin, Table) {
+  using D = DefSummary;
+  // None is the unit.
+  for (DefSummary A : AllSummaries)
+    EXPECT_EQ(join(D::None, A), A);
+  // One override that may return empty makes the method a source.
+  EXPECT_EQ(join(D::NeverEmpty, D::MayBeEmpty), D::MayBeEmpty);
+  EXPECT_EQ(join(D::NeverEmpty, D::AlwaysEmpty), D::MayBeEmpty);
+  EXPECT_EQ(join(D::MayBeEmpty, D::AlwaysEmpty), D::MayBeEmpty);
+  EXPECT_EQ(join(D::Unknown, D::MayBeEmpty), D::MayBeEmpty);
+  EXPECT_EQ(join(D::Unknown, D::AlwaysEmpty), D::MayBeEmpty);
+  // Never empty only when every definition says so.
+  EXPECT_EQ(join(D::NeverEmpty, D::Unknown), D::Unknown);
+}
+
+//===----------------------------------------------------------------------===//
+// Merging facts.
+//===----------------------------------------------------------------------===//
+
+ProjectFacts factsA() {
+  ProjectFacts F;
+  SourceFacts &Fn = F.get("f:select", SourceKind::Function, "select_wrapper");
+  Fn.Definition = DefSummary::NeverEmpty;
+  Fn.Tested = 2;
+  Fn.Untested = 1;
+  Fn.TestedAt = loc("/p/b.cpp", 9, 120, "run_epoch");
+  SourceFacts &Field = F.get("m:hook", SourceKind::Field, "Hooks::after_step");
+  Field.Constructors["c:ctor1"] = {"Hooks()", true, loc("/p/h.cpp", 3, 30)};
+  Field.EmptiedAt = loc("/p/z.cpp", 50, 900, "reset_all");
+  F.get("p:train#0", SourceKind::Parameter, "cb").Untested = 4;
+  return F;
+}
+
+ProjectFacts factsB() {
+  ProjectFacts F;
+  SourceFacts &Fn = F.get("f:select", SourceKind::Function, "select_wrapper");
+  Fn.Definition = DefSummary::MayBeEmpty;
+  Fn.EmptyReturn = loc("/p/policies.cpp", 41, 700, "select_wrapper");
+  Fn.Tested = 3;
+  Fn.TestedAt = loc("/p/a.cpp", 88, 2000, "prepare"); // Smaller file.
+  SourceFacts &Field = F.get("m:hook", SourceKind::Field, "Hooks::after_step");
+  Field.Constructors["c:ctor1"] = {"Hooks()", true, loc("/p/h.cpp", 3, 30)};
+  Field.Constructors["c:ctor2"] = {"Hooks(int)", false, loc("/p/h.cpp", 5, 60)};
+  Field.EmptiedAt = loc("/p/y.cpp", 10, 100, "clear");
+  F.get("f:other", SourceKind::Function, "other").Definition =
+      DefSummary::AlwaysEmpty;
+  return F;
+}
+
+TEST(ProjectFactsMerge, IsCommutative) {
+  ProjectFacts AB = factsA();
+  AB.merge(factsB());
+  ProjectFacts BA = factsB();
+  BA.merge(factsA());
+  EXPECT_EQ(text(AB.toJSON()), text(BA.toJSON()));
+  EXPECT_EQ(AB.size(), 4u);
+}
+
+TEST(ProjectFactsMerge, IsIdempotentForDefinitions) {
+  for (DefSummary D : AllSummaries) {
+    ProjectFacts One;
+    One.get("f:x", SourceKind::Function, "x").Definition = D;
+    ProjectFacts Twice = One;
+    Twice.merge(One);
+    EXPECT_EQ(Twice.find("f:x")->Definition, D) << toString(D).str();
+  }
+}
+
+TEST(ProjectFactsMerge, SumsCountsAndKeepsTheSmallestLocations) {
+  ProjectFacts F = factsA();
+  F.merge(factsB());
+  const SourceFacts *Fn = F.find("f:select");
+  ASSERT_NE(Fn, nullptr);
+  EXPECT_EQ(Fn->Definition, DefSummary::MayBeEmpty);
+  EXPECT_EQ(Fn->Tested, 5u);
+  EXPECT_EQ(Fn->Untested, 1u);
+  EXPECT_EQ(Fn->TestedAt.File, "/p/a.cpp");
+  EXPECT_EQ(Fn->TestedAt.Line, 88u);
+  EXPECT_EQ(Fn->EmptyReturn.File, "/p/policies.cpp");
+
+  const SourceFacts *Field = F.find("m:hook");
+  ASSERT_NE(Field, nullptr);
+  EXPECT_EQ(Field->Constructors.size(), 2u);
+  EXPECT_EQ(Field->EmptiedAt.File, "/p/y.cpp");
+  EXPECT_EQ(F.find("p:train#0")->Untested, 4u);
+  EXPECT_EQ(F.find("f:other")->Definition, DefSummary::AlwaysEmpty);
+}
+
+TEST(ProjectFactsMerge, TestedAtIsOrderedByFileThenOffset) {
+  ProjectFacts X, Y;
+  X.get("p:k#0", SourceKind::Parameter, "cb").TestedAt =
+      loc("/p/a.cpp", 20, 400, "g");
+  Y.get("p:k#0", SourceKind::Parameter, "cb").TestedAt =
+      loc("/p/a.cpp", 10, 200, "f");
+  ProjectFacts XY = X, YX = Y;
+  XY.merge(Y);
+  YX.merge(X);
+  EXPECT_EQ(XY.find("p:k#0")->TestedAt.Offset, 200u);
+  EXPECT_EQ(YX.find("p:k#0")->TestedAt.Offset, 200u);
+  // An invalid location never wins.
+  ProjectFacts None;
+  None.get("p:k#0", SourceKind::Parameter, "cb");
+  None.merge(X);
+  EXPECT_EQ(None.find("p:k#0")->TestedAt.Offset, 400u);
+  X.merge(ProjectFacts(None));
+  EXPECT_TRUE(X.find("p:k#0")->TestedAt.valid());
+}
+
+TEST(ProjectFactsMerge, AConstructorThatOneTUSeesNotSettingTheFieldWins) {
+  ProjectFacts X, Y;
+  X.get("m:f", SourceKind::Field, "C::f").Constructors["c:C"] = {
+      "C(int)", true, loc("/p/c.cpp", 4, 40)};
+  Y.get("m:f", SourceKind::Field, "C::f").Constructors["c:C"] = {
+      "C(int)", false, loc("/p/c.cpp", 4, 40)};
+  ProjectFacts XY = X, YX = Y;
+  XY.merge(Y);
+  YX.merge(X);
+  EXPECT_FALSE(XY.find("m:f")->Constructors.at("c:C").SetsField);
+  EXPECT_FALSE(YX.find("m:f")->Constructors.at("c:C").SetsField);
+}
+
+//===----------------------------------------------------------------------===//
+// JSON.
+//===----------------------------------------------------------------------===//
+
+TEST(ProjectFactsJSON, RoundTrips) {
+  ProjectFacts F = factsA();
+  F.merge(factsB());
+  llvm::json::Value V = F.toJSON();
+  auto Back = ProjectFacts::fromJSON(V);
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  EXPECT_EQ(text(Back->toJSON()), text(V));
+  const SourceFacts *Field = Back->find("m:hook");
+  ASSERT_NE(Field, nullptr);
+  EXPECT_EQ(Field->Kind, SourceKind::Field);
+  EXPECT_EQ(Field->Name, "Hooks::after_step");
+  EXPECT_EQ(Field->Constructors.at("c:ctor2").Name, "Hooks(int)");
+  EXPECT_FALSE(Field->Constructors.at("c:ctor2").SetsField);
+  EXPECT_EQ(Field->Constructors.at("c:ctor2").Loc.Line, 5u);
+  EXPECT_EQ(Field->EmptiedAt.Function, "clear");
+  const SourceFacts *Fn = Back->find("f:select");
+  EXPECT_EQ(Fn->EmptyReturn.Line, 41u);
+  EXPECT_EQ(Fn->EmptyReturn.Offset, 700u);
+  EXPECT_EQ(Fn->TestedAt.Function, "prepare");
+  EXPECT_EQ(Back->find("p:train#0")->Kind, SourceKind::Parameter);
+}
+
+TEST(ProjectFactsJSON, NamesItsFormatAndVersion) {
+  llvm::json::Value V = ProjectFacts().toJSON();
+  const llvm::json::Object *O = V.getAsObject();
+  ASSERT_NE(O, nullptr);
+  EXPECT_EQ(O->getString("format"), llvm::StringRef("wrapguard-facts"));
+  EXPECT_EQ(O->getInteger("version"), int64_t(ProjectFacts::FormatVersion));
+  EXPECT_EQ(ProjectFacts::FormatVersion, 1u);
+}
+
+TEST(ProjectFactsJSON, LeavesDefaultsOut) {
+  ProjectFacts F;
+  F.get("p:k#0", SourceKind::Parameter, "cb");
+  std::string S = text(F.toJSON());
+  EXPECT_EQ(S.find("tested"), std::string::npos) << S;
+  EXPECT_EQ(S.find("definition"), std::string::npos) << S;
+  EXPECT_EQ(S.find("constructors"), std::string::npos) << S;
+}
+
+std::string errorOf(const llvm::json::Value &V) {
+  auto F = ProjectFacts::fromJSON(V);
+  if (F)
+    return "";
+  return llvm::toString(F.takeError());
+}
+
+TEST(ProjectFactsJSON, RejectsWrongFormatAndVersion) {
+  using llvm::json::Object;
+  EXPECT_NE(errorOf(Object{{"format", "sarif"}, {"version", 1}})
+                .find("not a wrapguard facts file"),
+            std::string::npos);
+  EXPECT_NE(errorOf(Object{{"version", 1}}).find("not a wrapguard facts file"),
+            std::string::npos);
+  EXPECT_NE(errorOf(llvm::json::Array{}).find("not a wrapguard facts file"),
+            std::string::npos);
+  std::string V2 = errorOf(Object{{"format", "wrapguard-facts"},
+                                  {"version", 2},
+                                  {"sources", Object{}}});
+  EXPECT_NE(V2.find("version 2"), std::string::npos) << V2;
+  EXPECT_NE(V2.find("reads version 1"), std::string::npos) << V2;
+  std::string NoVersion = errorOf(Object{{"format", "wrapguard-facts"}});
+  EXPECT_NE(NoVersion.find("no \"version\""), std::string::npos) << NoVersion;
+  EXPECT_NE(errorOf(Object{{"format", "wrapguard-facts"}, {"version", "1"}})
+                .find("no \"version\""),
+            std::string::npos);
+  EXPECT_EQ(errorOf(Object{{"format", "wrapguard-facts"},
+                           {"version", 1},
+                           {"sources", Object{}}}),
+            "");
+}
+
+TEST(ProjectFactsJSON, RejectsMalformedSources) {
+  using llvm::json::Object;
+  auto With = [](Object Source) {
+    return Object{{"format", "wrapguard-facts"},
+                  {"version", 1},
+                  {"sources", Object{{"f:x", std::move(Source)}}}};
+  };
+  EXPECT_NE(errorOf(With(Object{{"kind", "gadget"}})).find("'f:x'"),
+            std::string::npos);
+  EXPECT_NE(errorOf(With(Object{{"kind", "function"},
+                                {"definition", "sometimes"}}))
+                .find("sometimes"),
+            std::string::npos);
+  EXPECT_NE(errorOf(With(Object{{"kind", "function"},
+                                {"testedAt", Object{{"line", 3}}}}))
+                .find("malformed location"),
+            std::string::npos);
+  EXPECT_NE(errorOf(Object{{"format", "wrapguard-facts"},
+                           {"version", 1},
+                           {"sources", Object{{"f:x", 3}}}})
+                .find("not an object"),
+            std::string::npos);
+  EXPECT_NE(errorOf(Object{{"format", "wrapguard-facts"},
+                           {"version", 1},
+                           {"sources", llvm::json::Array{}}})
+                .find("\"sources\" is not an object"),
+            std::string::npos);
+  EXPECT_NE(errorOf(With(Object{{"kind", "parameter"}, {"tested", -1}}))
+                .find("bad 'tested' count"),
+            std::string::npos);
+  EXPECT_NE(errorOf(With(Object{{"kind", "parameter"}, {"untested", "many"}}))
+                .find("bad 'untested' count"),
+            std::string::npos);
+  EXPECT_NE(
+      errorOf(With(Object{
+                  {"kind", "field"},
+                  {"constructors",
+                   Object{{"c:C", Object{{"name", "C()"},
+                                         {"setsField", false},
+                                         {"at", Object{{"line", 2}}}}}}}}))
+          .find("malformed location"),
+      std::string::npos);
+  // No "sources" at all: no facts, not an error.
+  EXPECT_EQ(errorOf(Object{{"format", "wrapguard-facts"}, {"version", 1}}), "");
+}
+
+TEST(ProjectFactsJSON, FilesRoundTripAndReportErrorsWithThePath) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("wg-facts", Dir));
+  llvm::SmallString<128> Path(Dir);
+  llvm::sys::path::append(Path, "facts.json");
+  ProjectFacts F = factsB();
+  ASSERT_FALSE(bool(F.writeFile(Path)));
+  auto Back = ProjectFacts::readFile(Path);
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  EXPECT_EQ(text(Back->toJSON()), text(F.toJSON()));
+
+  llvm::SmallString<128> Missing(Dir);
+  llvm::sys::path::append(Missing, "missing.json");
+  auto M = ProjectFacts::readFile(Missing);
+  ASSERT_FALSE(bool(M));
+  std::string Err = llvm::toString(M.takeError());
+  EXPECT_NE(Err.find("missing.json"), std::string::npos) << Err;
+
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Path, EC);
+    OS << "{ not json";
+  }
+  auto Bad = ProjectFacts::readFile(Path);
+  ASSERT_FALSE(bool(Bad));
+  Err = llvm::toString(Bad.takeError());
+  EXPECT_NE(Err.find("is not JSON"), std::string::npos) << Err;
+  llvm::sys::fs::remove(Path);
+  llvm::sys::fs::remove(Dir);
+}
+
+//===----------------------------------------------------------------------===//
+// Candidates and their resolution.
+//===----------------------------------------------------------------------===//
+
+TEST(ProjectFactsCandidate, JSONRoundTrips) {
+  Candidate C = candidate({"f:a", "m:b"}, true, "wrap|policy");
+  Candidate Back;
+  ASSERT_TRUE(Candidate::fromJSON(C.toJSON(), Back));
+  EXPECT_EQ(Back.Name, "fn");
+  EXPECT_EQ(Back.Keys, C.Keys);
+  EXPECT_TRUE(Back.EmptyLocally);
+  EXPECT_EQ(Back.PolicyNames, "wrap|policy");
+  Candidate None;
+  EXPECT_FALSE(Candidate::fromJSON(candidate({}).toJSON(), None));
+  EXPECT_FALSE(Candidate::fromJSON(llvm::json::Value(3), None));
+  // A key that cannot be read drops the candidate, rather than deciding it
+  // on its other keys alone.
+  llvm::json::Value Partial = candidate({"f:a", "f:b"}).toJSON();
+  (*Partial.getAsObject()->getArray("keys"))[1] = 7;
+  Candidate P;
+  EXPECT_FALSE(Candidate::fromJSON(Partial, P));
+}
+
+TEST(ProjectFactsResolve, DefinitionThatMayReturnEmpty) {
+  ProjectFacts F;
+  F.get("f:s", SourceKind::Function, "select_wrapper") =
+      function(DefSummary::MayBeEmpty,
+               loc("/p/src/policies.cpp", 41, 700, "select_wrapper"));
+  Resolution R = resolve(F, candidate({"f:s"}));
+  ASSERT_TRUE(R.Report);
+  ASSERT_EQ(R.Notes.size(), 1u);
+  EXPECT_EQ(R.Notes[0].Message,
+            "'fn' comes from 'select_wrapper', which returns an empty "
+            "callable on some path (policies.cpp:41)");
+  EXPECT_EQ(R.Notes[0].Loc.Offset, 700u);
+}
+
+TEST(ProjectFactsResolve, DefinitionThatAlwaysReturnsEmpty) {
+  ProjectFacts F;
+  F.get("f:s", SourceKind::Function, "select_wrapper") = function(
+      DefSummary::AlwaysEmpty, loc("/p/policies.cpp", 7, 70, "select_wrapper"));
+  Resolution R = resolve(F, candidate({"f:s"}));
+  ASSERT_TRUE(R.Report);
+  ASSERT_EQ(R.Notes.size(), 1u);
+  EXPECT_NE(R.Notes[0].Message.find("always returns an empty callable"),
+            std::string::npos)
+      << R.Notes[0].Message;
+  EXPECT_NE(R.Notes[0].Message.find("(policies.cpp:7)"), std::string::npos);
+}
+
+TEST(ProjectFactsResolve, NeverEmptyDefinitionBeatsNameAndBelief) {
+  ProjectFacts F;
+  SourceFacts &S = F.get("f:p", SourceKind::Function, "ns::default_policy");
+  S.Definition = DefSummary::NeverEmpty;
+  S.Tested = 3;
+  S.TestedAt = loc("/p/a.cpp", 5, 50, "careful");
+  Resolution R = resolve(F, candidate({"f:p"}));
+  EXPECT_FALSE(R.Report);
+  EXPECT_TRUE(R.Notes.empty());
+}
+
+TEST(ProjectFactsResolve, PolicyNameWhenNoDefinitionIsSeen) {
+  ProjectFacts F;
+  F.get("f:p", SourceKind::Function, "ns::resolve_wrap_policy");
+  Resolution R = resolve(F, candidate({"f:p"}));
+  ASSERT_TRUE(R.Report);
+  ASSERT_EQ(R.Notes.size(), 1u);
+  EXPECT_EQ(R.Notes[0].Message, "'fn' comes from 'resolve_wrap_policy', which "
+                                "may return an empty callable");
+  EXPECT_FALSE(R.Notes[0].Loc.valid());
+  // The regex is the candidate's, matched on the short name, ignoring case.
+  EXPECT_TRUE(resolve(F, candidate({"f:p"}, false, "WRAP_POLICY$")).Report);
+  EXPECT_FALSE(resolve(F, candidate({"f:p"}, false, "^ns")).Report);
+  EXPECT_FALSE(resolve(F, candidate({"f:p"}, false, "selector")).Report);
+  // An unjudged definition leaves the name to decide.
+  F.get("f:p", SourceKind::Function, "").Definition = DefSummary::Unknown;
+  EXPECT_TRUE(resolve(F, candidate({"f:p"})).Report);
+}
+
+TEST(ProjectFactsResolve, BeliefForAFunction) {
+  ProjectFacts F;
+  SourceFacts &S = F.get("f:g", SourceKind::Function, "Registry::Get");
+  S.Tested = 1;
+  S.TestedAt = loc("/p/src/engine.cpp", 88, 1234, "run_epoch");
+  Resolution R = resolve(F, candidate({"f:g"}));
+  ASSERT_TRUE(R.Report);
+  ASSERT_EQ(R.Notes.size(), 1u);
+  EXPECT_EQ(R.Notes[0].Message, "a value from 'Registry::Get' is checked for "
+                                "emptiness in 'run_epoch' (engine.cpp:88)");
+  EXPECT_EQ(R.Notes[0].Loc.Offset, 1234u);
+}
+
+TEST(ProjectFactsResolve, BeliefForAParameter) {
+  ProjectFacts F;
+  SourceFacts &S = F.get("p:train#1", SourceKind::Parameter, "on_step");
+  S.Tested = 1;
+  S.Untested = 2;
+  S.TestedAt = loc("/p/loop.cpp", 12, 300, "train");
+  Resolution R = resolve(F, candidate({"p:train#1"}));
+  ASSERT_TRUE(R.Report);
+  EXPECT_EQ(R.Notes[0].Message, "a value from 'on_step' is checked for "
+                                "emptiness in 'train' (loop.cpp:12)");
+}
+
+TEST(ProjectFactsResolve, UntestedParameterIsNotASource) {
+  ProjectFacts F;
+  F.get("p:map#0", SourceKind::Parameter, "fn").Untested = 7;
+  EXPECT_FALSE(resolve(F, candidate({"p:map#0"})).Report);
+  // Not even when the value is also emptied locally: the parameter is not
+  // judged, so the candidate is not decided.
+  EXPECT_FALSE(resolve(F, candidate({"p:map#0"}, true)).Report);
+}
+
+TEST(ProjectFactsResolve, FieldNotSetByAConstructor) {
+  ProjectFacts F;
+  SourceFacts &S = F.get("m:h", SourceKind::Field, "Layer::grad_hook");
+  S.Constructors["c:a"] = {"Layer()", true, loc("/p/layer.cpp", 3, 30)};
+  S.Constructors["c:b"] = {"Layer(int, int)", false, loc("/p/layer.cpp", 9, 90)};
+  Resolution R = resolve(F, candidate({"m:h"}));
+  ASSERT_TRUE(R.Report);
+  ASSERT_EQ(R.Notes.size(), 1u);
+  EXPECT_EQ(R.Notes[0].Message, "'Layer::grad_hook' is not set by the "
+                                "constructor 'Layer(int, int)' (layer.cpp:9)");
+  EXPECT_EQ(R.Notes[0].Loc.Line, 9u);
+}
+
+TEST(ProjectFactsResolve, FieldMadeEmptySomewhere) {
+  ProjectFacts F;
+  SourceFacts &S = F.get("m:h", SourceKind::Field, "Hooks::after_step");
+  S.Constructors["c:a"] = {"Hooks()", true, loc("/p/hooks.cpp", 3, 30)};
+  S.EmptiedAt = loc("/p/hooks.cpp", 20, 400, "Hooks::clear");
+  Resolution R = resolve(F, candidate({"m:h"}));
+  ASSERT_TRUE(R.Report);
+  EXPECT_EQ(R.Notes[0].Message, "'Hooks::after_step' is made empty in "
+                                "'Hooks::clear' (hooks.cpp:20)");
+}
+
+TEST(ProjectFactsResolve, FieldSetByEveryConstructorBeatsBelief) {
+  ProjectFacts F;
+  SourceFacts &S = F.get("m:h", SourceKind::Field, "Logger::sink");
+  S.Constructors["c:a"] = {"Logger()", true, loc("/p/log.cpp", 3, 30)};
+  S.Constructors["c:b"] = {"Logger(Hook)", true, loc("/p/log.cpp", 5, 50)};
+  S.Tested = 4;
+  S.TestedAt = loc("/p/log.cpp", 12, 120, "Logger::flush");
+  Resolution R = resolve(F, candidate({"m:h"}));
+  EXPECT_FALSE(R.Report);
+  EXPECT_TRUE(R.Notes.empty());
+}
+
+TEST(ProjectFactsResolve, FieldWithNoConstructorSeenFallsBackOnBelief) {
+  ProjectFacts F;
+  SourceFacts &S = F.get("m:h", SourceKind::Field, "Opts::cb");
+  EXPECT_FALSE(resolve(F, candidate({"m:h"})).Report);
+  S.Tested = 1;
+  S.TestedAt = loc("/p/opts.cpp", 4, 40, "use");
+  EXPECT_TRUE(resolve(F, candidate({"m:h"})).Report);
+}
+
+TEST(ProjectFactsResolve, UnknownKeyIsNotReported) {
+  ProjectFacts F;
+  EXPECT_FALSE(resolve(F, candidate({"f:nowhere"})).Report);
+  EXPECT_FALSE(resolve(F, candidate({"f:nowhere"}, true)).Report);
+  // Known, but nothing says anything of it.
+  F.get("f:plain", SourceKind::Function, "make_fn");
+  EXPECT_FALSE(resolve(F, candidate({"f:plain"})).Report);
+  F.get("f:plain", SourceKind::Function, "").Definition = DefSummary::Unknown;
+  EXPECT_FALSE(resolve(F, candidate({"f:plain"})).Report);
+}
+
+TEST(ProjectFactsResolve, EmptyLocallyWithANeverEmptySourceIsReported) {
+  ProjectFacts F;
+  F.get("f:n", SourceKind::Function, "make_fn").Definition =
+      DefSummary::NeverEmpty;
+  EXPECT_FALSE(resolve(F, candidate({"f:n"})).Report);
+  Resolution R = resolve(F, candidate({"f:n"}, true));
+  EXPECT_TRUE(R.Report);
+  EXPECT_TRUE(R.Notes.empty());
+}
+
+TEST(ProjectFactsResolve, EveryKeyMustBeJudged) {
+  ProjectFacts F;
+  F.get("f:may", SourceKind::Function, "select_wrapper") =
+      function(DefSummary::MayBeEmpty, loc("/p/p.cpp", 4, 40));
+  F.get("f:never", SourceKind::Function, "make_fn").Definition =
+      DefSummary::NeverEmpty;
+  // One unknown key: not decided, whatever the other says.
+  EXPECT_FALSE(resolve(F, candidate({"f:may", "f:unknown"})).Report);
+  EXPECT_FALSE(resolve(F, candidate({"f:unknown", "f:may"})).Report);
+  EXPECT_FALSE(resolve(F, candidate({"f:may", "p:untested#0"})).Report);
+  // All judged, one may be empty: reported, with that one's note only.
+  Resolution R = resolve(F, candidate({"f:never", "f:may"}));
+  ASSERT_TRUE(R.Report);
+  ASSERT_EQ(R.Notes.size(), 1u);
+  EXPECT_NE(R.Notes[0].Message.find("select_wrapper"), std::string::npos);
+  // All judged, none may be empty: quiet.
+  EXPECT_FALSE(resolve(F, candidate({"f:never"})).Report);
+}
+
+TEST(ProjectFactsResolve, TwoSourcesThatMayBeEmptyGiveTwoNotes) {
+  ProjectFacts F;
+  F.get("f:a", SourceKind::Function, "a_fn") =
+      function(DefSummary::MayBeEmpty, loc("/p/a.cpp", 4, 40));
+  SourceFacts &H = F.get("m:h", SourceKind::Field, "C::h");
+  H.Constructors["c:c"] = {"C()", false, loc("/p/c.cpp", 2, 20)};
+  Resolution R = resolve(F, candidate({"f:a", "m:h"}));
+  ASSERT_TRUE(R.Report);
+  EXPECT_EQ(R.Notes.size(), 2u);
+}
+
+TEST(ProjectFactsResolve, DoesNotDependOnMergeOrder) {
+  ProjectFacts AB = factsA(), BA = factsB();
+  AB.merge(factsB());
+  BA.merge(factsA());
+  for (const char *Key : {"f:select", "m:hook", "p:train#0", "f:other"}) {
+    Resolution X = resolve(AB, candidate({Key}));
+    Resolution Y = resolve(BA, candidate({Key}));
+    EXPECT_EQ(X.Report, Y.Report) << Key;
+    ASSERT_EQ(X.Notes.size(), Y.Notes.size()) << Key;
+    for (size_t I = 0; I < X.Notes.size(); ++I)
+      EXPECT_EQ(X.Notes[I].Message, Y.Notes[I].Message) << Key;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// The candidate marker.
+//===----------------------------------------------------------------------===//
+
+TEST(ProjectFactsMarker, RoundTrips) {
+  for (size_t Index : {size_t(0), size_t(7), size_t(12345)}) {
+    std::string M = candidateMarker(Index) + "call through possibly empty "
+                                             "callable 'fn'";
+    size_t Back = 999999;
+    ASSERT_TRUE(consumeCandidateMarker(M, Back)) << M;
+    EXPECT_EQ(Back, Index);
+    EXPECT_EQ(M, "call through possibly empty callable 'fn'");
+  }
+}
+
+TEST(ProjectFactsMarker, LeavesOtherMessagesAlone) {
+  for (std::string M : {std::string("call through possibly empty callable "
+                                    "'fn'"),
+                        std::string("[wrapguard-candidate x] msg"),
+                        std::string("[wrapguard-candidate ] msg"),
+                        std::string("prefix [wrapguard-candidate 3] msg")}) {
+    std::string Copy = M;
+    size_t Index = 0;
+    EXPECT_FALSE(consumeCandidateMarker(Copy, Index)) << M;
+    EXPECT_EQ(Copy, M);
+  }
+}
+
+} // namespace
+} // namespace wrapguard
