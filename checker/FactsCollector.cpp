@@ -68,17 +68,16 @@ public:
   }
 
   bool VisitBinaryOperator(BinaryOperator *BO) {
-    if (BO->getOpcode() == BO_Assign && isEmptyValue(BO->getRHS(), Ctx))
-      noteEmptied(fieldOf(BO->getLHS()), BO->getBeginLoc());
+    if (BO->getOpcode() == BO_Assign)
+      noteAssigned(fieldOf(BO->getLHS()), BO->getRHS(), BO->getBeginLoc());
     return true;
   }
 
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
     if (OC->getOperator() != OO_Equal || OC->getNumArgs() != 2)
       return true;
-    if (isEmptyValue(OC->getArg(1), Ctx))
-      noteEmptied(fieldOf(OC->getArg(0)), OC->getBeginLoc());
-    else if (const Expr *Moved = movedFromObject(OC->getArg(1)))
+    noteAssigned(fieldOf(OC->getArg(0)), OC->getArg(1), OC->getBeginLoc());
+    if (const Expr *Moved = movedFromObject(OC->getArg(1)))
       noteMovedFrom(fieldOf(Moved), OC->getBeginLoc());
     return true;
   }
@@ -88,6 +87,19 @@ public:
     if (C && C->isMoveConstructor() && CE->getNumArgs() >= 1)
       if (const Expr *Moved = movedFromObject(CE->getArg(0)))
         noteMovedFrom(fieldOf(Moved), CE->getBeginLoc());
+    // `Options o;`: an aggregate's implicit default constructor, used.
+    if (C && C->isDefaultConstructor() && !C->isUserProvided())
+      noteAggregateInit(*C->getParent(), nullptr, CE->getBeginLoc());
+    return true;
+  }
+
+  // `Options{f}`, `entries.push_back({name, handler})`: aggregate
+  // initialisation, which sets the fields it is given.
+  bool VisitInitListExpr(InitListExpr *ILE) {
+    const InitListExpr *Sem = ILE->isSemanticForm() ? ILE : ILE->getSemanticForm();
+    if (Sem && Seen.insert(Sem).second)
+      if (const auto *RD = Sem->getType()->getAsCXXRecordDecl())
+        noteAggregateInit(*RD, Sem, Sem->getBeginLoc());
     return true;
   }
 
@@ -100,6 +112,57 @@ public:
   }
 
 private:
+  /// An aggregate made here: each callable field it leaves empty is not set
+  /// by "the constructor" `T()` at this place; one it sets counts as set.
+  /// Aggregates are judged by the creations seen, not by a constructor that
+  /// may never run.
+  void noteAggregateInit(const CXXRecordDecl &RD, const InitListExpr *Init,
+                         SourceLocation Loc) {
+    if (RD.hasUserDeclaredConstructor() || !RD.hasDefinition() ||
+        Ctx.getSourceManager().isInSystemHeader(RD.getLocation()))
+      return;
+    for (const FieldDecl *FD : RD.getDefinition()->fields()) {
+      if (!isUserField(FD))
+        continue;
+      const Expr *Value = FD->getInClassInitializer();
+      if (Init && FD->getFieldIndex() < Init->getNumInits())
+        Value = Init->getInit(FD->getFieldIndex());
+      bool Sets = Value && !isEmptyValue(Value, Ctx);
+      // A CXXDefaultInitExpr stands for the default member initializer.
+      if (isa_and_nonnull<CXXDefaultInitExpr>(Value))
+        Sets = FD->getInClassInitializer() &&
+               !isEmptyValue(FD->getInClassInitializer(), Ctx);
+      auto Key = fieldKey(*FD);
+      if (!Key)
+        continue;
+      SourceFacts &F =
+          Out.get(*Key, SourceKind::Field, FD->getQualifiedNameAsString());
+      CtorFact C{RD.getNameAsString() + "()", Sets,
+                 factLoc(Loc, Ctx.getSourceManager(), &Owner)};
+      auto [It, New] =
+          F.Constructors.try_emplace(*Key + (Sets ? "@set" : "@empty"), C);
+      if (!New && C.Loc < It->second.Loc)
+        It->second = C;
+    }
+  }
+
+  /// `obj.f = value`: emptied, or set outside the class's constructors.
+  void noteAssigned(const FieldDecl *FD, const Expr *Value,
+                    SourceLocation Loc) {
+    if (isEmptyValue(Value, Ctx))
+      return noteEmptied(FD, Loc);
+    if (!isUserField(FD))
+      return;
+    if (const auto *C = dyn_cast<CXXConstructorDecl>(&Owner);
+        C && C->getParent() == FD->getParent())
+      return;
+    if (auto Key = fieldKey(*FD))
+      keepFirst(Out.get(*Key, SourceKind::Field,
+                        FD->getQualifiedNameAsString())
+                    .SetAt,
+                factLoc(Loc, Ctx.getSourceManager(), &Owner));
+  }
+
   void noteTest(const Expr &Tested, SourceLocation Loc) {
     SourceSet S = sourcesOf(Tested, Owner, Ctx, Types);
     FactLoc L = factLoc(Loc, Ctx.getSourceManager(), &Owner);
@@ -147,6 +210,7 @@ private:
   const CallableTypes &Types;
   ProjectFacts &Out;
   Process Nested;
+  llvm::SmallPtrSet<const InitListExpr *, 8> Seen;
 };
 
 class TUWalker : public RecursiveASTVisitor<TUWalker> {
@@ -238,12 +302,14 @@ private:
   /// constructor exists when no constructor is declared.
   void recordConstructors(const CXXRecordDecl &RD, const FieldDecl &FD,
                           SourceFacts &F) {
+    // An aggregate is judged where it is made (BodyWalker), except that a
+    // non-empty default member initializer sets the field however it is.
     if (!RD.hasUserDeclaredConstructor()) {
-      // Keyed by the field, which is unique to its class.
-      auto FieldKey = fieldKey(FD);
-      CtorFact C{RD.getNameAsString() + "()", defaultInitSets(FD, Ctx),
-                 factLoc(RD.getLocation(), SM, nullptr)};
-      F.Constructors.try_emplace(*FieldKey + "@implicit-default", C);
+      if (defaultInitSets(FD, Ctx))
+        F.Constructors.try_emplace(
+            *fieldKey(FD) + "@set",
+            CtorFact{RD.getNameAsString() + "()", true,
+                     factLoc(RD.getLocation(), SM, nullptr)});
       return;
     }
     for (const CXXConstructorDecl *Ctor : RD.ctors()) {
@@ -295,10 +361,27 @@ private:
         return true;
       break;
     }
-    const auto *Body = dyn_cast_or_null<CompoundStmt>(D->getBody());
+    return bodySets(D->getBody(), FD, Depth);
+  }
+
+  /// An unconditional non-empty assignment to FD at the top level of Body,
+  /// or in a method of the same class that Body calls there (`reset()`,
+  /// `init()`), a few calls deep.
+  bool bodySets(const Stmt *BodyStmt, const FieldDecl &FD, unsigned Depth) {
+    const auto *Body = dyn_cast_or_null<CompoundStmt>(BodyStmt);
     if (!Body)
       return false;
     for (const Stmt *S : Body->body()) {
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S);
+          MC && Depth < 3 && isa<CXXThisExpr>(stripNoise(
+                                 MC->getImplicitObjectArgument()))) {
+        const CXXMethodDecl *M = MC->getMethodDecl();
+        const FunctionDecl *Def = nullptr;
+        if (M && M->getParent() == FD.getParent() && M->hasBody(Def) &&
+            bodySets(Def->getBody(), FD, Depth + 1))
+          return true;
+        continue;
+      }
       const auto *E = dyn_cast<Expr>(S);
       if (!E)
         continue;

@@ -102,10 +102,13 @@ void SourceFacts::merge(const SourceFacts &Other) {
     auto [It, New] = Constructors.try_emplace(Usr, Ctor);
     // A constructor is defined once, but a TU that saw only its declaration
     // records nothing; two that saw it agree unless one could not tell.
-    if (!New)
-      It->second.SetsField = It->second.SetsField && Ctor.SetsField;
+    if (New)
+      continue;
+    It->second.SetsField = It->second.SetsField && Ctor.SetsField;
+    keepFirst(It->second.Loc, Ctor.Loc);
   }
   keepFirst(EmptiedAt, Other.EmptiedAt);
+  keepFirst(SetAt, Other.SetAt);
 }
 
 SourceFacts &ProjectFacts::get(StringRef Key, SourceKind Kind, StringRef Name) {
@@ -189,6 +192,8 @@ static json::Value sourceToJSON(const SourceFacts &S) {
   }
   if (S.EmptiedAt.valid())
     O["emptiedAt"] = factLocToJSON(S.EmptiedAt);
+  if (S.SetAt.valid())
+    O["setAt"] = factLocToJSON(S.SetAt);
   return O;
 }
 
@@ -235,7 +240,8 @@ static Error sourceFromJSON(StringRef Key, const json::Value &V,
   }
   if (!factLocFromJSON(O->get("emptyReturn"), S.EmptyReturn) ||
       !factLocFromJSON(O->get("testedAt"), S.TestedAt) ||
-      !factLocFromJSON(O->get("emptiedAt"), S.EmptiedAt))
+      !factLocFromJSON(O->get("emptiedAt"), S.EmptiedAt) ||
+      !factLocFromJSON(O->get("setAt"), S.SetAt))
     return bad("source '" + Key + "' has a malformed location");
   if (const json::Object *Ctors = O->getObject("constructors")) {
     for (const auto &[Usr, CV] : *Ctors) {
@@ -411,8 +417,13 @@ Verdict judge(const SourceFacts &S, const Candidate &C,
     return Verdict::Unknown;
   }
   case SourceKind::Field: {
+    // Set from outside (two-phase setup, a setter): a constructor that
+    // leaves it empty says nothing about the objects that are called.
+    bool AllSet = true;
     for (const auto &[Usr, Ctor] : S.Constructors)
-      if (!Ctor.SetsField) {
+      AllSet &= Ctor.SetsField;
+    for (const auto &[Usr, Ctor] : S.Constructors)
+      if (!Ctor.SetsField && !S.SetAt.valid()) {
         Why.Message = formatv("'{0}' is not set by the constructor '{1}' ({2})",
                               S.Name, Ctor.Name, Ctor.Loc.shortText());
         Why.Loc = Ctor.Loc;
@@ -426,7 +437,7 @@ Verdict judge(const SourceFacts &S, const Candidate &C,
     }
     // Set by every constructor and never emptied: not a source, even if
     // some code tests it defensively.
-    if (!S.Constructors.empty())
+    if (!S.Constructors.empty() && AllSet)
       return Verdict::NeverEmpty;
     if (S.Tested && S.TestedAt.valid())
       return Belief();

@@ -90,6 +90,10 @@ struct SourceFacts {
   // Fields: each constructor seen (by USR), and one place that empties it.
   std::map<std::string, CtorFact> Constructors;
   FactLoc EmptiedAt;
+  /// A non-empty assignment outside the class's constructors (a setter, or
+  /// the creator filling in a two-phase object): constructors that leave
+  /// the field empty are then no evidence.
+  FactLoc SetAt;
 
   void merge(const SourceFacts &Other);
 };

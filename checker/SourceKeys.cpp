@@ -202,8 +202,13 @@ public:
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
       return collectDecl(*DRE, Depth);
     if (const auto *ME = dyn_cast<MemberExpr>(E))
-      if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+      if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl())) {
+        if (capturedBase(*ME->getBase())) {
+          Out.Complete = false; // `[&] { req.f(); }`, `[this] { f(); }`
+          return;
+        }
         return addField(*FD);
+      }
     if (const auto *C = dyn_cast<CallExpr>(E))
       return collectCall(*C, Depth);
     Out.Complete = false;
@@ -221,6 +226,23 @@ private:
       if (S.Key == *Key)
         return;
     Out.Sources.push_back({*Key, Kind, std::move(Name)});
+  }
+
+  bool isCaptured(const VarDecl &V) {
+    return (V.isLocalVarDecl() || isa<ParmVarDecl>(V)) &&
+           V.getDeclContext() != &Owner;
+  }
+
+  bool capturedBase(const Expr &Base) {
+    const Expr *B = stripNoise(&Base);
+    if (isa<CXXThisExpr>(B)) {
+      const auto *MD = dyn_cast<CXXMethodDecl>(&Owner);
+      return MD && MD->getParent()->isLambda();
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(B))
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+        return isCaptured(*V);
+    return false;
   }
 
   bool inSystemHeader(const Decl &D) {
@@ -246,10 +268,10 @@ private:
       Out.Complete = false;
       return;
     }
-    // A lambda's capture: the dataflow model does not follow values into
-    // lambdas, so neither do sources.
-    if (V->getDeclContext() != &Owner && !isa<ParmVarDecl>(V) &&
-        V->isLocalVarDecl()) {
+    // A lambda's capture (a local or a parameter of the enclosing
+    // function): the dataflow model does not follow values into lambdas,
+    // and the lambda is often made under the very guard that protects it.
+    if (isCaptured(*V)) {
       Out.Complete = false;
       return;
     }

@@ -150,6 +150,15 @@ void UncheckedPolicyCallCheck::emit(const Finding &F, const SourceManager &SM,
     diag(F.OriginLoc, E.Message, DiagnosticIDs::Note);
 }
 
+/// The working directory the process started in: clang-tidy changes into
+/// each compile command's directory before the check runs, so it is read
+/// when the plugin is loaded.
+static const std::string StartupDir = [] {
+  llvm::SmallString<256> Dir;
+  llvm::sys::fs::current_path(Dir);
+  return std::string(Dir);
+}();
+
 /// The directory of the nearest .clang-tidy above File that sets FactsFile:
 /// a relative FactsFile is relative to the configuration that names it.
 static std::string configDirFor(StringRef File) {
@@ -198,9 +207,10 @@ const ProjectFacts *UncheckedPolicyCallCheck::fileFacts() {
     FactsFileTried = true;
     llvm::SmallString<256> Path(FactsFile);
     if (llvm::sys::path::is_relative(Path)) {
+      // Relative to the .clang-tidy that names it; from --config or
+      // --config-file, to where clang-tidy was started.
       std::string Dir = configDirFor(getCurrentMainFile());
-      if (!Dir.empty())
-        llvm::sys::fs::make_absolute(Dir, Path);
+      llvm::sys::fs::make_absolute(Dir.empty() ? StartupDir : Dir, Path);
     }
     auto Facts = loadFactsFile(Path);
     if (Facts)

@@ -48,14 +48,19 @@ struct Owner {
   HookFn done;
 };
 
-// No constructor at all: the implicit default one leaves it empty.
+// No constructor at all: an aggregate is judged where it is made. Here one
+// is default-constructed, so the implicit constructor leaves it empty.
 struct Options {
   HookFn on_epoch;
 };
+Options default_options() {
+  Options o;
+  return o;
+}
 void run_epoch(const Options &o, int epoch) {
   o.on_epoch(epoch);
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: call through possibly empty callable 'o.on_epoch' [wrapguard-unchecked-policy-call]
-  // CHECK-NOTES-DAG: :[[@LINE-2]]:3: note: 'Options::on_epoch' is not set by the constructor 'Options()' ({{.*}}.cpp:52)
+  // CHECK-NOTES-DAG: :[[@LINE-2]]:3: note: 'Options::on_epoch' is not set by the constructor 'Options()' ({{.*}}.cpp:57)
 }
 
 // Negative cases.
@@ -92,4 +97,42 @@ struct Pipeline {
 
 void call_through_other_object(Pipeline &p, int x) {
   p.stage(x); // no-warning
+}
+
+// Set by a method the constructor calls (LibTorch modules' reset()).
+struct Net {
+  Net() { reset(); }
+  void reset() { head = [](int) {}; }
+  void forward(int x) { head(x); } // no-warning
+  HookFn head;
+};
+
+// Two-phase setup: the constructor leaves it empty, every creator fills it
+// in before use.
+struct Sink {
+  Sink() {}
+  HookFn write;
+};
+void produce(Sink &s) { s.write(1); } // no-warning
+void make_sink() {
+  Sink s;
+  s.write = [](int) {};
+  produce(s);
+}
+
+// An aggregate always made with its callback.
+struct Entry {
+  int id;
+  HookFn handler;
+};
+Entry make_entry(HookFn h) { return Entry{1, std::move(h)}; }
+void dispatch(const Entry &e) { e.handler(e.id); } // no-warning
+
+// Calls in a lambda made under a guard are not followed into the lambda.
+struct Request {
+  explicit Request(int) {}
+  HookFn progress;
+};
+HookFn progress_of(Request &r) {
+  return r.progress ? HookFn([&r](int i) { r.progress(i); }) : HookFn();
 }

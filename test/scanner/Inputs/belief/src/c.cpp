@@ -7,3 +7,9 @@ Fn Lenient::make() const {
   return [](int x) { return x; };
 }
 Fn Lenient::make_always() const { return [](int x) { return -x; }; }
+
+// Made here with the implicit default constructor: after_step stays empty.
+Hooks default_hooks() {
+  Hooks h;
+  return h;
+}
