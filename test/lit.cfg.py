@@ -30,9 +30,9 @@ else:
     node_bin = os.path.join(config.wrapguard_obj_root, "node", "node_modules", ".bin")
     config.substitutions.extend([
         ("%check_wrapguard", "%s %s" % (config.python_executable,
-                                        os.path.join(src, "tools", "check-wrapguard.py"))),
-        ("%clang_tidy", os.path.join(tools, "clang-tidy")),
-        ("%clangxx", os.path.join(tools, "clang++")),
+                                        os.path.join(src, "test", "check-wrapguard.py"))),
+        ("%clang_tidy", config.clang_tidy),
+        ("%clangxx", config.clangxx),
         ("%plugin", config.wrapguard_plugin),
         ("%wrapguard", config.wrapguard_scanner),
         ("%shim_include", os.path.join(src, "shim", "include")),
@@ -40,11 +40,11 @@ else:
         ("%python", config.python_executable),
         ("%srcroot", src),
     ])
-    # tools/check-wrapguard.py (%check_wrapguard) finds its tools here.
-    config.environment["WRAPGUARD_CLANG_TIDY"] = os.path.join(tools, "clang-tidy")
+    # test/check-wrapguard.py (%check_wrapguard) finds its tools here.
+    config.environment["WRAPGUARD_CLANG_TIDY"] = config.clang_tidy
     config.environment["WRAPGUARD_PLUGIN"] = config.wrapguard_plugin
-    config.environment["WRAPGUARD_FILECHECK"] = os.path.join(tools, "FileCheck")
-    config.environment["WRAPGUARD_CLANGXX"] = os.path.join(tools, "clang++")
+    config.environment["WRAPGUARD_FILECHECK"] = config.filecheck
+    config.environment["WRAPGUARD_CLANGXX"] = config.clangxx
     config.environment["WRAPGUARD_SHIM_INCLUDE"] = os.path.join(src, "shim", "include")
     if os.path.isdir("/usr/include/torch/csrc/api/include"):
         config.available_features.add("libtorch")

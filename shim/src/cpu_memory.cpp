@@ -2,7 +2,7 @@
 //
 // A c10::Allocator that wraps the CPU allocator installed before it.
 // Depends on c10 only, so it is also built as libwrapguard-cpumem.so, which
-// tools/bench-shim loads into Python's torch (the same libc10) to measure
+// tools/bench/bench-shim loads into Python's torch (the same libc10) to measure
 // torch.utils.checkpoint with the same counter.
 #include "cpu_memory.h"
 

@@ -1,7 +1,7 @@
 //===- cpu_memory.h - C interface of the CPU memory count -------*- C++ -*-===//
 //
 // The allocator-level CPU memory count of cpu_memory.cpp, with C linkage so
-// Python can call it through ctypes (tools/bench-shim).
+// Python can call it through ctypes (tools/bench/bench-shim).
 #ifndef WRAPGUARD_CPU_MEMORY_H
 #define WRAPGUARD_CPU_MEMORY_H
 

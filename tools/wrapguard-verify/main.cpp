@@ -45,7 +45,7 @@ const char *const Usage = R"(usage:
       the verification result for the modules it wrapped.
   wrapguard-verify --bench [--device cpu|cuda] [--blocks N] [--seq N]
       [--width N] [--hidden N] [--batch N] [--steps N] [--threads N] [--json]
-      Plain vs CheckpointWrapper on a larger model (used by tools/bench-shim).
+      Plain vs CheckpointWrapper on a larger model (used by tools/bench/bench-shim).
 Exit status 2 on a usage error.
 )";
 
@@ -457,7 +457,7 @@ int runDemo(const std::string &deviceName, bool json) {
 }
 
 // ---------------------------------------------------------------------------
-// --bench: one CheckpointWrapper measurement for tools/bench-shim
+// --bench: one CheckpointWrapper measurement for tools/bench/bench-shim
 
 struct BenchShape {
   std::int64_t blocks = 8, seq = 512, width = 512, hidden = 2048, batch = 2;

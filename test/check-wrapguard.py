@@ -35,8 +35,9 @@ What it does, in order:
 
 Tool paths come from the environment that test/lit.cfg.py sets
 (WRAPGUARD_CLANG_TIDY, WRAPGUARD_PLUGIN, WRAPGUARD_FILECHECK,
-WRAPGUARD_CLANGXX, WRAPGUARD_SHIM_INCLUDE); outside lit they default to
-LLVM 19's tools and build/lib/libwrapguard-tidy.so.
+WRAPGUARD_CLANGXX, WRAPGUARD_SHIM_INCLUDE), from the LLVM package the
+build found; outside lit they default to LLVM 19's versioned tools on PATH
+(clang-tidy-19, FileCheck-19, clang++-19) and build/lib/libwrapguard-tidy.so.
 """
 
 import os
@@ -46,7 +47,6 @@ import subprocess
 import sys
 
 CHECK_NAME_GLOB = "-*,wrapguard-*"
-LLVM_BIN = "/usr/lib/llvm-19/bin"
 SRC_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # A `// CHECK-<anything>:` comment, to the end of the line.
 CHECK_COMMENT = re.compile(r"//\s*CHECK-[A-Za-z0-9_-]*:.*$")
@@ -135,10 +135,10 @@ def has_prefix(text, prefix):
 
 def main(argv):
     opts = parse_args(argv)
-    clang_tidy = tool("WRAPGUARD_CLANG_TIDY", os.path.join(LLVM_BIN, "clang-tidy"))
+    clang_tidy = tool("WRAPGUARD_CLANG_TIDY", "clang-tidy-19")
     plugin = tool("WRAPGUARD_PLUGIN", os.path.join(SRC_ROOT, "build", "lib", "libwrapguard-tidy.so"))
-    filecheck = tool("WRAPGUARD_FILECHECK", os.path.join(LLVM_BIN, "FileCheck"))
-    clangxx = tool("WRAPGUARD_CLANGXX", os.path.join(LLVM_BIN, "clang++"))
+    filecheck = tool("WRAPGUARD_FILECHECK", "FileCheck-19")
+    clangxx = tool("WRAPGUARD_CLANGXX", "clang++-19")
     shim_include = tool("WRAPGUARD_SHIM_INCLUDE", os.path.join(SRC_ROOT, "shim", "include"))
 
     with open(opts["input"], encoding="utf-8") as f:
