@@ -63,4 +63,4 @@ private:
 
 } // namespace wrapguard
 
-#endif
+#endif // WRAPGUARD_CHECKER_CALLABLETYPES_H

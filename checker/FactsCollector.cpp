@@ -96,7 +96,8 @@ public:
   // `Options{f}`, `entries.push_back({name, handler})`: aggregate
   // initialisation, which sets the fields it is given.
   bool VisitInitListExpr(InitListExpr *ILE) {
-    const InitListExpr *Sem = ILE->isSemanticForm() ? ILE : ILE->getSemanticForm();
+    const InitListExpr *Sem =
+        ILE->isSemanticForm() ? ILE : ILE->getSemanticForm();
     if (Sem && Seen.insert(Sem).second)
       if (const auto *RD = Sem->getType()->getAsCXXRecordDecl())
         noteAggregateInit(*RD, Sem, Sem->getBeginLoc());
@@ -157,8 +158,7 @@ private:
         C && C->getParent() == FD->getParent())
       return;
     if (auto Key = fieldKey(*FD))
-      keepFirst(Out.get(*Key, SourceKind::Field,
-                        FD->getQualifiedNameAsString())
+      keepFirst(Out.get(*Key, SourceKind::Field, FD->getQualifiedNameAsString())
                     .SetAt,
                 factLoc(Loc, Ctx.getSourceManager(), &Owner));
   }
@@ -195,8 +195,8 @@ private:
     if (!FD)
       return;
     if (const auto *MD = dyn_cast<CXXMethodDecl>(&Owner)) {
-      bool Special = MD->isCopyAssignmentOperator() ||
-                     MD->isMoveAssignmentOperator();
+      bool Special =
+          MD->isCopyAssignmentOperator() || MD->isMoveAssignmentOperator();
       if (const auto *C = dyn_cast<CXXConstructorDecl>(MD))
         Special |= C->isCopyOrMoveConstructor();
       if (Special && MD->getParent() == FD->getParent())
@@ -251,9 +251,9 @@ private:
       return;
     if (Types.isNullable(FD.getReturnType()))
       recordDefinition(FD);
-    BodyWalker(FD, Ctx, Types, Out,
-               [this](const FunctionDecl &L) { processFunction(L); })
-        .TraverseStmt(FD.getBody());
+    BodyWalker(FD, Ctx, Types, Out, [this](const FunctionDecl &L) {
+      processFunction(L);
+    }).TraverseStmt(FD.getBody());
   }
 
   /// The definition's summary, under its own key and, for an override, under
@@ -373,8 +373,8 @@ private:
       return false;
     for (const Stmt *S : Body->body()) {
       if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S);
-          MC && Depth < 3 && isa<CXXThisExpr>(stripNoise(
-                                 MC->getImplicitObjectArgument()))) {
+          MC && Depth < 3 &&
+          isa<CXXThisExpr>(stripNoise(MC->getImplicitObjectArgument()))) {
         const CXXMethodDecl *M = MC->getMethodDecl();
         const FunctionDecl *Def = nullptr;
         if (M && M->getParent() == FD.getParent() && M->hasBody(Def) &&

@@ -112,7 +112,8 @@ static std::string testOf(const CallSite &Site, StringRef Name) {
   if (Site.Kind != CallableKind::FunctionObject || !RD ||
       RD->isInStdNamespace() || !RD->hasDefinition())
     return Name.str();
-  for (const NamedDecl *D : RD->getDefinition()->getVisibleConversionFunctions())
+  for (const NamedDecl *D :
+       RD->getDefinition()->getVisibleConversionFunctions())
     if (const auto *Conv = dyn_cast_or_null<CXXConversionDecl>(
             D->getUnderlyingDecl()->getAsFunction()))
       if (Conv->getConversionType()->isBooleanType())
@@ -132,14 +133,14 @@ void addRepair(const CallSite &Site, StringRef Name, const Stmt &Body,
                                   .str()});
   };
   std::string CallText = sourceText(Call.getSourceRange(), Ctx);
-  if (CallText.empty() || Name.empty() ||
-      Site.Callable->HasSideEffects(Ctx))
+  if (CallText.empty() || Name.empty() || Site.Callable->HasSideEffects(Ctx))
     return AddNote();
 
   bool ShimForm = Opts.Fix == FixMode::Shim && Site.Direct &&
                   (Site.Kind == CallableKind::FunctionObject ||
                    Site.Kind == CallableKind::FunctionPointer);
-  CharSourceRange CallRange = CharSourceRange::getTokenRange(Call.getSourceRange());
+  CharSourceRange CallRange =
+      CharSourceRange::getTokenRange(Call.getSourceRange());
 
   Use U = useOf(Call, Body);
   if (U == Use::OtherStatement)
@@ -150,17 +151,18 @@ void addRepair(const CallSite &Site, StringRef Name, const Stmt &Body,
       std::string Args = joinArgs(Site.Args, Ctx, Ok);
       if (Ok) {
         F.Fixes.push_back(FixItHint::CreateReplacement(
-            CallRange, Args.empty()
-                           ? llvm::formatv("WRAPGUARD_CALL_IF({0})", Name).str()
-                           : llvm::formatv("WRAPGUARD_CALL_IF({0}, {1})", Name,
-                                           Args)
-                                 .str()));
+            CallRange,
+            Args.empty()
+                ? llvm::formatv("WRAPGUARD_CALL_IF({0})", Name).str()
+                : llvm::formatv("WRAPGUARD_CALL_IF({0}, {1})", Name, Args)
+                      .str()));
         F.NeedsShimInclude = true;
         return;
       }
     }
     F.Fixes.push_back(FixItHint::CreateInsertion(
-        Call.getBeginLoc(), llvm::formatv("if ({0}) ", testOf(Site, Name)).str()));
+        Call.getBeginLoc(),
+        llvm::formatv("if ({0}) ", testOf(Site, Name)).str()));
     return;
   }
 
@@ -172,7 +174,8 @@ void addRepair(const CallSite &Site, StringRef Name, const Stmt &Body,
   // of the argument itself.
   const Expr *First = stripNoise(Site.Args[0]);
   while (const auto *CE = dyn_cast<CXXConstructExpr>(First)) {
-    if (!CE->getConstructor()->isCopyOrMoveConstructor() || CE->getNumArgs() != 1)
+    if (!CE->getConstructor()->isCopyOrMoveConstructor() ||
+        CE->getNumArgs() != 1)
       break;
     First = stripNoise(CE->getArg(0));
   }

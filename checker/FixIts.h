@@ -43,4 +43,4 @@ std::string spelledText(clang::SourceRange R, const clang::ASTContext &Ctx);
 
 } // namespace wrapguard
 
-#endif
+#endif // WRAPGUARD_CHECKER_FIXITS_H

@@ -42,7 +42,6 @@ llvm::StringRef fixModeName(FixMode Mode) {
   return "guard";
 }
 
-
 //===----------------------------------------------------------------------===//
 // Recognising calls through nullable callables.
 //===----------------------------------------------------------------------===//
@@ -72,9 +71,10 @@ static std::optional<CallSite> matchCallSite(const CallExpr &C,
                                              const CallableTypes &Types) {
   CallSite S;
   S.Call = &C;
-  auto Accept = [&](const Expr *Callable, std::initializer_list<CallableKind> Kinds,
-                    llvm::ArrayRef<const Expr *> Args, bool Direct)
-      -> std::optional<CallSite> {
+  auto Accept = [&](const Expr *Callable,
+                    std::initializer_list<CallableKind> Kinds,
+                    llvm::ArrayRef<const Expr *> Args,
+                    bool Direct) -> std::optional<CallSite> {
     if (!Callable)
       return std::nullopt;
     CallableKind K = Types.classify(Callable->getType());
@@ -204,7 +204,8 @@ private:
     SourceLocation L = SM.getExpansionLoc(O.Loc);
     if (!SM.isBeforeInTranslationUnit(L, Before))
       return;
-    if (!Latest || SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Latest->Loc), L))
+    if (!Latest ||
+        SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Latest->Loc), L))
       Latest = O;
   }
   const VarDecl &V;
@@ -280,7 +281,8 @@ std::vector<Finding> PolicyCallAnalyzer::Impl::analyze(const FunctionDecl &FD,
         std::optional<CallSite> Site = matchCallSite(*C, Types);
         if (!Site)
           return;
-        CallableState St = PolicyCallModel::getState(*Site->Callable, Env, Types);
+        CallableState St =
+            PolicyCallModel::getState(*Site->Callable, Env, Types);
         if (!St.NonEmpty)
           return;
         // Also true when no path reaches the call.

@@ -75,7 +75,8 @@ struct Finding {
   /// Edits that repair the call; empty when no safe automatic edit exists
   /// (then Notes holds a note saying which check to add).
   std::vector<clang::FixItHint> Fixes;
-  /// True when Fixes use the shim's helpers and need AnalysisOptions::ShimHeader.
+  /// True when Fixes use the shim's helpers and need
+  /// AnalysisOptions::ShimHeader.
   bool NeedsShimInclude = false;
   /// Set when the finding waits for the project's facts (see
   /// ProjectFacts.h): reported only if `resolve` says so, with its notes
@@ -121,4 +122,4 @@ private:
 
 } // namespace wrapguard
 
-#endif
+#endif // WRAPGUARD_CHECKER_POLICYCALLANALYSIS_H

@@ -4,12 +4,12 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/Lex/Lexer.h"
 #include "clang/Analysis/FlowSensitive/AdornedCFG.h"
 #include "clang/Analysis/FlowSensitive/DataflowAnalysisContext.h"
 #include "clang/Analysis/FlowSensitive/TypeErasedDataflowAnalysis.h"
 #include "clang/Analysis/FlowSensitive/Value.h"
 #include "clang/Analysis/FlowSensitive/WatchedLiteralsSolver.h"
+#include "clang/Lex/Lexer.h"
 
 using namespace clang;
 using namespace clang::dataflow;
@@ -83,7 +83,8 @@ static T *valueAs(const Environment &Env, const Key &K) {
   return dyn_cast_or_null<T>(Env.getValue(K));
 }
 template <typename Key>
-static RecordStorageLocation *recordLocAt(const Environment &Env, const Key &K) {
+static RecordStorageLocation *recordLocAt(const Environment &Env,
+                                          const Key &K) {
   return dyn_cast_or_null<RecordStorageLocation>(Env.getStorageLocation(K));
 }
 
@@ -203,7 +204,8 @@ static bool isCallableMap(QualType T, const CallableTypes &Types) {
   return Types.isNullable(Spec->getTemplateArgs()[1].getAsType());
 }
 
-const Expr *callableMapSubscript(const CallExpr &C, const CallableTypes &Types) {
+const Expr *callableMapSubscript(const CallExpr &C,
+                                 const CallableTypes &Types) {
   const auto *OC = dyn_cast<CXXOperatorCallExpr>(&C);
   if (!OC || OC->getOperator() != OO_Subscript || OC->getNumArgs() != 2)
     return nullptr;
@@ -385,13 +387,15 @@ private:
     for (unsigned I = 0; I < 2; ++I) {
       auto Find = findCall(OC.getArg(I));
       const Expr *End = endCall(OC.getArg(1 - I));
-      if (!Find || !End || text(*stripNoise(End)) != text(*stripNoise(Find->first)))
+      if (!Find || !End ||
+          text(*stripNoise(End)) != text(*stripNoise(Find->first)))
         continue;
       std::string K = presenceKey(*Find->first, *Find->second);
       if (K.empty())
         return false;
       BoolValue &P = guard(presence(K));
-      Env.setValue(OC, OC.getOperator() == OO_ExclaimEqual ? P : Env.makeNot(P));
+      Env.setValue(OC,
+                   OC.getOperator() == OO_ExclaimEqual ? P : Env.makeNot(P));
       return true;
     }
     return false;
@@ -432,8 +436,7 @@ private:
     else if (N == "insert" && MC->getNumArgs() == 1) {
       if (const Expr *Key = insertedKey(MC->getArg(0)))
         setPresence(presenceKey(*Map, *Key), true);
-    }
-    else if (N == "erase")
+    } else if (N == "erase")
       setPresence(K, false);
     else if (N == "clear" || N == "swap") {
       // Every key of this map is unknown again.
@@ -867,8 +870,8 @@ private:
   /// `static_cast<bool>(f)`, the integer casts around __builtin_expect in
   /// TORCH_CHECK, and similar wrappers keep the test's truth value.
   void propagateBool(const CastExpr &Cast) {
-    if (!Cast.isPRValue() || !(Cast.getType()->isBooleanType() ||
-                               Cast.getType()->isIntegerType()))
+    if (!Cast.isPRValue() ||
+        !(Cast.getType()->isBooleanType() || Cast.getType()->isIntegerType()))
       return;
     auto *B = valueAs<BoolValue>(Env, *Cast.getSubExpr());
     if (!B)
@@ -964,11 +967,11 @@ static BoolValue &joinBool(const BoolValue *B1, const Environment &Env1,
   if (!B1 || !B2)
     return J;
   Arena &A = JoinedEnv.arena();
-  JoinedEnv.assume(A.makeOr(
-      A.makeAnd(A.makeAtomRef(Env1.getFlowConditionToken()),
-                A.makeEquals(J.formula(), B1->formula())),
-      A.makeAnd(A.makeAtomRef(Env2.getFlowConditionToken()),
-                A.makeEquals(J.formula(), B2->formula()))));
+  JoinedEnv.assume(
+      A.makeOr(A.makeAnd(A.makeAtomRef(Env1.getFlowConditionToken()),
+                         A.makeEquals(J.formula(), B1->formula())),
+               A.makeAnd(A.makeAtomRef(Env2.getFlowConditionToken()),
+                         A.makeEquals(J.formula(), B2->formula()))));
   return J;
 }
 
@@ -983,10 +986,10 @@ void PolicyCallModel::join(QualType Type, const Value &Val1,
   CallableState S1 = stateOfPointer(*P1), S2 = stateOfPointer(*P2);
   if (!S1.NonEmpty && !S2.NonEmpty)
     return;
-  JoinedVal.setProperty(NonEmptyName,
-                        joinBool(S1.NonEmpty, Env1, S2.NonEmpty, Env2, JoinedEnv));
-  JoinedVal.setProperty(TrackedName,
-                        joinBool(S1.Tracked, Env1, S2.Tracked, Env2, JoinedEnv));
+  JoinedVal.setProperty(
+      NonEmptyName, joinBool(S1.NonEmpty, Env1, S2.NonEmpty, Env2, JoinedEnv));
+  JoinedVal.setProperty(
+      TrackedName, joinBool(S1.Tracked, Env1, S2.Tracked, Env2, JoinedEnv));
 }
 
 /// Widens one boolean towards Top; a value that is already Top, or is the
@@ -1025,8 +1028,10 @@ std::optional<WidenResult> PolicyCallModel::widen(QualType Type, Value &Prev,
       sameBool(S1.Tracked, PrevEnv, S2.Tracked, CurrentEnv))
     return WidenResult{&Prev, LatticeEffect::Unchanged};
   bool Changed = false;
-  BoolValue &N = widenBool(S1.NonEmpty, PrevEnv, S2.NonEmpty, CurrentEnv, Changed);
-  BoolValue &T = widenBool(S1.Tracked, PrevEnv, S2.Tracked, CurrentEnv, Changed);
+  BoolValue &N =
+      widenBool(S1.NonEmpty, PrevEnv, S2.NonEmpty, CurrentEnv, Changed);
+  BoolValue &T =
+      widenBool(S1.Tracked, PrevEnv, S2.Tracked, CurrentEnv, Changed);
   if (!Changed && &N == S1.NonEmpty && &T == S1.Tracked)
     return WidenResult{&Prev, LatticeEffect::Unchanged};
   auto &W = CurrentEnv.create<PointerValue>(P2->getPointeeLoc());
@@ -1057,7 +1062,9 @@ public:
     }
     return Inner.solve(Vals);
   }
-  bool reachedLimit() const override { return Exhausted || Inner.reachedLimit(); }
+  bool reachedLimit() const override {
+    return Exhausted || Inner.reachedLimit();
+  }
 
 private:
   WatchedLiteralsSolver Inner;

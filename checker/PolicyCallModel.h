@@ -29,8 +29,8 @@
 #include "clang/Analysis/FlowSensitive/NoopLattice.h"
 #include "clang/Analysis/FlowSensitive/Solver.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 
 namespace wrapguard {
@@ -142,14 +142,15 @@ std::string mappedTypeName(const clang::Expr &M, clang::ASTContext &Ctx);
 /// Runs the model over FD within the given budgets and calls Visit on every
 /// CFG element of the converged analysis, with the state before it. Returns
 /// an error when FD cannot be analysed or a budget is exceeded.
-llvm::Error runPolicyCallModel(
-    const clang::FunctionDecl &FD, clang::ASTContext &Ctx,
-    const CallableTypes &Types, CallResultOracle &Oracle,
-    std::int64_t MaxSolverIterations, std::int32_t MaxBlockVisits,
-    llvm::function_ref<void(const clang::CFGElement &,
-                            const clang::dataflow::Environment &,
-                            const PathFacts &)>
-        Visit);
+llvm::Error
+runPolicyCallModel(const clang::FunctionDecl &FD, clang::ASTContext &Ctx,
+                   const CallableTypes &Types, CallResultOracle &Oracle,
+                   std::int64_t MaxSolverIterations,
+                   std::int32_t MaxBlockVisits,
+                   llvm::function_ref<void(const clang::CFGElement &,
+                                           const clang::dataflow::Environment &,
+                                           const PathFacts &)>
+                       Visit);
 
 /// Env.proves(F), answering literals without a solver call: most states are
 /// literal true or false, and every solver call re-encodes the whole flow
@@ -169,4 +170,4 @@ const clang::Expr *stripNoise(const clang::Expr *E);
 
 } // namespace wrapguard
 
-#endif
+#endif // WRAPGUARD_CHECKER_POLICYCALLMODEL_H

@@ -117,7 +117,8 @@ Emptiness PolicySummaries::classifyCallResult(const CallExpr &Call) {
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD)) {
     bool Devirtualized = false;
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(&Call))
-      if (const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens()))
+      if (const auto *ME =
+              dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens()))
         Devirtualized = ME->hasQualifier() || MD->hasAttr<FinalAttr>() ||
                         MD->getParent()->hasAttr<FinalAttr>();
     if (MD->isVirtual() && !Devirtualized)

@@ -1,4 +1,4 @@
-//===- PolicySummaries.h - What a call returning a callable yields -*- C++ -*-===//
+//===- PolicySummaries.h - What a call returning a callable yields C++ -*-===//
 //
 // Classifies calls whose result is a nullable callable. A visible,
 // non-virtual definition is summarised once per TU by running the dataflow
@@ -61,4 +61,4 @@ private:
 
 } // namespace wrapguard
 
-#endif
+#endif // WRAPGUARD_CHECKER_POLICYSUMMARIES_H

@@ -62,9 +62,9 @@ StringRef toString(DefSummary S) {
 }
 
 static std::optional<DefSummary> parseDefSummary(StringRef S) {
-  for (DefSummary D : {DefSummary::None, DefSummary::NeverEmpty,
-                       DefSummary::MayBeEmpty, DefSummary::AlwaysEmpty,
-                       DefSummary::Unknown})
+  for (DefSummary D :
+       {DefSummary::None, DefSummary::NeverEmpty, DefSummary::MayBeEmpty,
+        DefSummary::AlwaysEmpty, DefSummary::Unknown})
     if (toString(D) == S)
       return D;
   return std::nullopt;
@@ -227,9 +227,9 @@ static Error sourceFromJSON(StringRef Key, const json::Value &V,
       return bad("source '" + Key + "' has definition '" + *D + "'");
     S.Definition = *Parsed;
   }
-  for (auto [Name, Count] : {std::pair<StringRef, unsigned *>{"tested",
-                                                              &S.Tested},
-                             {"untested", &S.Untested}}) {
+  for (auto [Name, Count] :
+       {std::pair<StringRef, unsigned *>{"tested", &S.Tested},
+        {"untested", &S.Untested}}) {
     const json::Value *V = O->get(Name);
     if (!V)
       continue;
@@ -291,9 +291,9 @@ Expected<ProjectFacts> ProjectFacts::fromJSON(const json::Value &V) {
 Expected<ProjectFacts> ProjectFacts::readFile(StringRef Path) {
   auto Buffer = MemoryBuffer::getFile(Path);
   if (!Buffer)
-    return createStringError(Buffer.getError(), "cannot read facts file '" +
-                                                    Path + "': " +
-                                                    Buffer.getError().message());
+    return createStringError(Buffer.getError(),
+                             "cannot read facts file '" + Path +
+                                 "': " + Buffer.getError().message());
   Expected<json::Value> V = json::parse((*Buffer)->getBuffer());
   if (!V)
     return createStringError(inconvertibleErrorCode(),
@@ -320,11 +320,10 @@ json::Value Candidate::toJSON() const {
   json::Array K;
   for (const std::string &Key : Keys)
     K.push_back(Key);
-  return json::Object{
-      {"name", Name},
-      {"keys", std::move(K)},
-      {"emptyLocally", EmptyLocally},
-      {"policyNames", PolicyNames}};
+  return json::Object{{"name", Name},
+                      {"keys", std::move(K)},
+                      {"emptyLocally", EmptyLocally},
+                      {"policyNames", PolicyNames}};
 }
 
 bool Candidate::fromJSON(const json::Value &V, Candidate &Out) {

@@ -1,4 +1,4 @@
-//===- ProjectFacts.h - Project-wide evidence about callable sources -*- C++ -*-===//
+//===- ProjectFacts.h - Project-wide evidence on sources -*- C++ -*-===//
 //
 // What the whole project says about each *source* of nullable callables: a
 // function or method returning one, a field holding one, a parameter of a

@@ -1,4 +1,4 @@
-//===- SourceKeys.h - Which source a callable's value comes from -*- C++ -*-===//
+//===- SourceKeys.h - Where a callable's value comes from -*- C++ -*-===//
 //
 // Names the *sources* of nullable callables (functions, fields, parameters)
 // with keys that are the same in every translation unit (built on USRs), and

@@ -181,8 +181,8 @@ static std::string configDirFor(StringRef File) {
 static llvm::Expected<std::shared_ptr<const ProjectFacts>>
 loadFactsFile(StringRef Path) {
   static std::mutex Lock;
-  static llvm::StringMap<std::pair<llvm::sys::TimePoint<>,
-                                   std::shared_ptr<const ProjectFacts>>>
+  static llvm::StringMap<
+      std::pair<llvm::sys::TimePoint<>, std::shared_ptr<const ProjectFacts>>>
       Loaded;
   llvm::sys::fs::file_status Status;
   if (std::error_code EC = llvm::sys::fs::status(Path, Status))
@@ -249,7 +249,8 @@ void UncheckedPolicyCallCheck::resolveCandidates() {
   ProjectFacts Relevant;
   for (const Finding &F : Pending)
     for (const std::string &Key : F.Deferred->Keys)
-      for (const ProjectFacts *From : {static_cast<const ProjectFacts *>(&TUFacts), File})
+      for (const ProjectFacts *From :
+           {static_cast<const ProjectFacts *>(&TUFacts), File})
         if (const SourceFacts *S = From ? From->find(Key) : nullptr)
           Relevant.get(Key, S->Kind, S->Name).merge(*S);
   for (const Finding &F : Pending) {

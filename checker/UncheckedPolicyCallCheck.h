@@ -1,4 +1,4 @@
-//===- UncheckedPolicyCallCheck.h - wrapguard-unchecked-policy-call -*- C++ -*-===//
+//===- UncheckedPolicyCallCheck.h - unchecked-policy-call --*- C++ -*-===//
 //
 // Flags calls through a nullable callable (the result of a wrap policy, or an
 // empty made locally) that may be empty on some path to the call. The check
@@ -22,20 +22,23 @@ class UncheckedPolicyCallCheck : public clang::tidy::ClangTidyCheck {
 public:
   UncheckedPolicyCallCheck(llvm::StringRef Name,
                            clang::tidy::ClangTidyContext *Context);
-  bool isLanguageVersionSupported(const clang::LangOptions &LangOpts) const override {
+  bool isLanguageVersionSupported(
+      const clang::LangOptions &LangOpts) const override {
     return LangOpts.CPlusPlus;
   }
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void registerPPCallbacks(const clang::SourceManager &SM,
                            clang::Preprocessor *PP,
                            clang::Preprocessor *ModuleExpanderPP) override;
-  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+  void
+  check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
   void onEndOfTranslationUnit() override;
   void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
 
 private:
-  void checkFunction(const clang::FunctionDecl &FD,
-                     const clang::ast_matchers::MatchFinder::MatchResult &Result);
+  void
+  checkFunction(const clang::FunctionDecl &FD,
+                const clang::ast_matchers::MatchFinder::MatchResult &Result);
   /// Emits F (once per spelling), with Extra notes at F.OriginLoc.
   void emit(const Finding &F, const clang::SourceManager &SM,
             llvm::StringRef Prefix, llvm::ArrayRef<Evidence> Extra);
@@ -64,4 +67,4 @@ private:
 
 } // namespace wrapguard
 
-#endif
+#endif // WRAPGUARD_CHECKER_UNCHECKEDPOLICYCALLCHECK_H

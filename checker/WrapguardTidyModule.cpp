@@ -8,7 +8,8 @@ namespace wrapguard {
 
 class WrapguardTidyModule : public clang::tidy::ClangTidyModule {
 public:
-  void addCheckFactories(clang::tidy::ClangTidyCheckFactories &Factories) override {
+  void
+  addCheckFactories(clang::tidy::ClangTidyCheckFactories &Factories) override {
     Factories.registerCheck<UncheckedPolicyCallCheck>(
         "wrapguard-unchecked-policy-call");
   }

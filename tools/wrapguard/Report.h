@@ -1,5 +1,4 @@
-//===- Report.h - The scanner's findings, independent of clang-tidy -*- C++
-//-*-===//
+//===- Report.h - The scanner's findings, free of clang-tidy --*- C++ -*-===//
 //
 // What a scan produced, in a form the writers (text, SARIF, JSON), the
 // baseline filter and the merge command share. Nothing here includes Clang:
@@ -169,4 +168,4 @@ std::string encodeUriPath(llvm::StringRef Path);
 
 } // namespace wrapguard
 
-#endif
+#endif // WRAPGUARD_TOOLS_REPORT_H

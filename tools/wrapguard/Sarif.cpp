@@ -220,10 +220,10 @@ void writeSarif(const Report &R, const ToolInfo &Tool, const PathOptions &Paths,
   for (const DeferredFinding &D : R.ShardCandidates) {
     ReportFinding F = D.Finding;
     F.Deferred = true;
-    Candidates.push_back(json::Object{
-        {"candidate", D.Cand.toJSON()},
-        {"origin", factLocToJSON(D.Origin)},
-        {"result", result(F, RuleIndex.lookup(F.Check), Paths)}});
+    Candidates.push_back(
+        json::Object{{"candidate", D.Cand.toJSON()},
+                     {"origin", factLocToJSON(D.Origin)},
+                     {"result", result(F, RuleIndex.lookup(F.Check), Paths)}});
   }
 
   json::Array Notifications;
@@ -264,10 +264,10 @@ void writeSarif(const Report &R, const ToolInfo &Tool, const PathOptions &Paths,
                    {"invocations", json::Array{std::move(Invocation)}},
                    {"results", std::move(Results)}};
   if (R.ShardFacts)
-    Run["properties"] = json::Object{
-        {"wrapguard/facts", R.ShardFacts->toJSON()},
-        {"wrapguard/candidates", std::move(Candidates)},
-        {"wrapguard/sourceRoot", Paths.SourceRoot}};
+    Run["properties"] =
+        json::Object{{"wrapguard/facts", R.ShardFacts->toJSON()},
+                     {"wrapguard/candidates", std::move(Candidates)},
+                     {"wrapguard/sourceRoot", Paths.SourceRoot}};
   if (!Paths.SourceRoot.empty())
     Run["originalUriBaseIds"] = json::Object{
         {"%SRCROOT%",

@@ -64,4 +64,4 @@ inline bool isCompilerError(const clang::tidy::ClangTidyError &E) {
 
 } // namespace wrapguard
 
-#endif
+#endif // WRAPGUARD_TOOLS_SCAN_H
