@@ -41,6 +41,14 @@ std::string constructorName(const CXXConstructorDecl &C) {
   return S + ")";
 }
 
+/// The facts of a field, created on first use; null when it has no key.
+SourceFacts *fieldFacts(ProjectFacts &Out, const FieldDecl &FD) {
+  auto Key = fieldKey(FD);
+  if (!Key)
+    return nullptr;
+  return &Out.get(*Key, SourceKind::Field, FD.getQualifiedNameAsString());
+}
+
 const FieldDecl *fieldOf(const Expr *E) {
   const auto *ME = dyn_cast_or_null<MemberExpr>(stripNoise(E));
   return ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
@@ -157,10 +165,8 @@ private:
     if (const auto *C = dyn_cast<CXXConstructorDecl>(&Owner);
         C && C->getParent() == FD->getParent())
       return;
-    if (auto Key = fieldKey(*FD))
-      keepFirst(Out.get(*Key, SourceKind::Field, FD->getQualifiedNameAsString())
-                    .SetAt,
-                factLoc(Loc, Ctx.getSourceManager(), &Owner));
+    if (SourceFacts *F = fieldFacts(Out, *FD))
+      keepFirst(F->SetAt, factLoc(Loc, Ctx.getSourceManager(), &Owner));
   }
 
   void noteTest(const Expr &Tested, SourceLocation Loc) {
@@ -181,12 +187,8 @@ private:
   void noteEmptied(const FieldDecl *FD, SourceLocation Loc) {
     if (!isUserField(FD))
       return;
-    auto Key = fieldKey(*FD);
-    if (!Key)
-      return;
-    SourceFacts &F =
-        Out.get(*Key, SourceKind::Field, FD->getQualifiedNameAsString());
-    keepFirst(F.EmptiedAt, factLoc(Loc, Ctx.getSourceManager(), &Owner));
+    if (SourceFacts *F = fieldFacts(Out, *FD))
+      keepFirst(F->EmptiedAt, factLoc(Loc, Ctx.getSourceManager(), &Owner));
   }
 
   /// A field moved out of is empty afterwards, except in its own class's
@@ -284,12 +286,8 @@ private:
     for (const FieldDecl *FD : RD.fields()) {
       if (!Types.isNullable(FD->getType()))
         continue;
-      auto Key = fieldKey(*FD);
-      if (!Key)
-        continue;
-      SourceFacts &F =
-          Out.get(*Key, SourceKind::Field, FD->getQualifiedNameAsString());
-      recordConstructors(RD, *FD, F);
+      if (SourceFacts *F = fieldFacts(Out, *FD))
+        recordConstructors(RD, *FD, *F);
     }
   }
 
