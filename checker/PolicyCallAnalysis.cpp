@@ -317,12 +317,8 @@ std::vector<Finding> PolicyCallAnalyzer::Impl::analyze(const FunctionDecl &FD,
     if (V.Deferred && !defer(V.Site, FD, Name, F))
       continue;
     F.AlwaysEmpty = V.Always;
-    F.Message = llvm::formatv(V.Always ? "call through callable '{0}', which "
-                                         "is always empty here"
-                                       : "call through possibly empty "
-                                         "callable '{0}'",
-                              Name)
-                    .str();
+    F.Message =
+        V.Always ? alwaysEmptyMessage(Name) : possiblyEmptyMessage(Name);
     addOriginNote(V.Site, FD, Name, F);
     addRepair(V.Site, Name, *FD.getBody(), Ctx, Opts, F);
     Findings.push_back(std::move(F));
@@ -432,6 +428,22 @@ void PolicyCallAnalyzer::Impl::addOriginNote(const CallSite &Site,
                            "callable",
                      Name, Callee)
            .str()});
+}
+
+static constexpr llvm::StringLiteral AlwaysPrefix = "call through callable '";
+static constexpr llvm::StringLiteral AlwaysSuffix =
+    "', which is always empty here";
+
+std::string possiblyEmptyMessage(StringRef Name) {
+  return ("call through possibly empty callable '" + Name + "'").str();
+}
+
+std::string alwaysEmptyMessage(StringRef Name) {
+  return (AlwaysPrefix + Name + AlwaysSuffix).str();
+}
+
+bool isAlwaysEmptyMessage(StringRef Message) {
+  return Message.starts_with(AlwaysPrefix) && Message.ends_with(AlwaysSuffix);
 }
 
 PolicyCallAnalyzer::PolicyCallAnalyzer(ASTContext &Ctx, AnalysisOptions Options)

@@ -120,6 +120,11 @@ private:
 //   note: 'NAME' is moved from here
 //   note: check that 'NAME' is not empty before this call, e.g. 'if (NAME)'
 
+/// The two wordings of a finding, which the scanner reads back.
+std::string possiblyEmptyMessage(llvm::StringRef Name);
+std::string alwaysEmptyMessage(llvm::StringRef Name);
+bool isAlwaysEmptyMessage(llvm::StringRef Message);
+
 } // namespace wrapguard
 
 #endif // WRAPGUARD_CHECKER_POLICYCALLANALYSIS_H

@@ -11,9 +11,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PolicyCallAnalysis.h"
 #include "Report.h"
 #include "Scan.h"
 #include "clang-tidy/ClangTidy.h"
+#include "clang/Format/Format.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/StringExtras.h"
@@ -210,13 +212,6 @@ std::string absolutePath(StringRef Path, StringRef Base) {
   return std::string(Abs);
 }
 
-// The check's wording is an interface (see checker/PolicyCallAnalysis.h):
-// "call through callable 'NAME', which is always empty here".
-bool isAlwaysEmptyMessage(StringRef Message) {
-  return Message.starts_with("call through callable '") &&
-         Message.ends_with("', which is always empty here");
-}
-
 int fail(const Twine &Message) {
   WithColor::error(errs(), "wrapguard") << Message << "\n";
   return 2;
@@ -278,7 +273,7 @@ wrapguard::ReportFinding toFinding(const ClangTidyError &E,
   F.Check = E.DiagnosticName;
   F.Message = E.Message.Message;
   F.IsError = E.DiagLevel == ClangTidyError::Error || E.IsWarningAsError;
-  F.AlwaysEmpty = isAlwaysEmptyMessage(F.Message);
+  F.AlwaysEmpty = wrapguard::isAlwaysEmptyMessage(F.Message);
   F.Loc.Path = absolutePath(E.Message.FilePath, E.BuildDirectory);
   F.Loc.Offset = E.Message.FileOffset;
   F.Loc.Pos = Cache.position(F.Loc.Path, F.Loc.Offset);
@@ -400,6 +395,20 @@ bool applyFixes(const std::vector<wrapguard::ReportFinding> &Findings,
       Success = false;
       continue;
     }
+    // As clang-tidy --fix does: the file's style (else LLVM's) tidies around
+    // the edits, so both front doors write the same text.
+    Expected<format::FormatStyle> Style =
+        format::getStyle("file", Path, "llvm", (*Buffer)->getBuffer());
+    if (!Style) {
+      consumeError(Style.takeError());
+      Style = format::getLLVMStyle();
+    }
+    Expected<Replacements> Cleaned =
+        format::cleanupAroundReplacements((*Buffer)->getBuffer(), Reps, *Style);
+    if (Cleaned)
+      Reps = std::move(*Cleaned);
+    else
+      consumeError(Cleaned.takeError());
     Expected<std::string> Fixed =
         applyAllReplacements((*Buffer)->getBuffer(), Reps);
     if (!Fixed) {

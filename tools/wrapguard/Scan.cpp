@@ -11,9 +11,8 @@
 #include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/VirtualFileSystem.h"
-#include "llvm/Support/thread.h"
-#include <atomic>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -279,40 +278,41 @@ std::vector<TUResult> scanFiles(const CompilationDatabase &DB,
                                 const ScanOptions &Options,
                                 const ProgressFn &Progress) {
   std::vector<TUResult> Results(Files.size());
-  std::atomic<size_t> Next{0};
   std::mutex ProgressMutex;
   unsigned Done = 0, Findings = 0;
 
-  auto Worker = [&] {
-    for (size_t I = Next++; I < Files.size(); I = Next++) {
-      Results[I] = scanOne(DB, Files[I], Options);
+  // Each TU writes only its own slot, so the results come back in the order
+  // of Files whatever the scheduling.
+  auto ScanTU = [&](size_t I) {
+    Results[I] = scanOne(DB, Files[I], Options);
 #if defined(__GLIBC__)
-      // A TU's AST is freed here, but glibc keeps the pages of its
-      // per-thread arenas; without this the process holds on to its peak
-      // across TUs, where run-clang-tidy's processes give theirs back at exit.
-      malloc_trim(0);
+    // A TU's AST is freed here, but glibc keeps the pages of its
+    // per-thread arenas; without this the process holds on to its peak
+    // across TUs, where run-clang-tidy's processes give theirs back at exit.
+    malloc_trim(0);
 #endif
-      std::lock_guard<std::mutex> Lock(ProgressMutex);
-      ++Done;
-      for (const ClangTidyError &E : Results[I].Errors)
-        if (!isCompilerError(E))
-          ++Findings;
-      if (Progress)
-        Progress(Done, Files.size(), Findings);
-    }
+    std::lock_guard<std::mutex> Lock(ProgressMutex);
+    ++Done;
+    for (const ClangTidyError &E : Results[I].Errors)
+      if (!isCompilerError(E))
+        ++Findings;
+    if (Progress)
+      Progress(Done, Files.size(), Findings);
   };
 
   unsigned Jobs = std::max(1u, std::min<unsigned>(Options.Jobs, Files.size()));
   if (Jobs == 1) {
-    Worker();
+    for (size_t I = 0; I < Files.size(); ++I)
+      ScanTU(I);
     return Results;
   }
-  // Parsing C++ recurses deeply; give workers the main thread's usual 8 MiB.
-  std::vector<llvm::thread> Threads;
-  for (unsigned J = 0; J < Jobs; ++J)
-    Threads.emplace_back(std::optional<unsigned>(8u << 20), Worker);
-  for (llvm::thread &T : Threads)
-    T.join();
+  // Deeply nested code recurses deeply in the parser; the pool's threads
+  // get the platform's default stack, the main thread's 8 MiB here
+  // (test/scanner/deep-nesting.test keeps that honest).
+  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Jobs));
+  for (size_t I = 0; I < Files.size(); ++I)
+    Pool.async(ScanTU, I);
+  Pool.wait();
   return Results;
 }
 
