@@ -418,16 +418,17 @@ Verdict judge(const SourceFacts &S, const Candidate &C,
   case SourceKind::Field: {
     // Set from outside (two-phase setup, a setter): a constructor that
     // leaves it empty says nothing about the objects that are called.
-    bool AllSet = true;
-    for (const auto &[Usr, Ctor] : S.Constructors)
-      AllSet &= Ctor.SetsField;
-    for (const auto &[Usr, Ctor] : S.Constructors)
-      if (!Ctor.SetsField && !S.SetAt.valid()) {
-        Why.Message = formatv("'{0}' is not set by the constructor '{1}' ({2})",
-                              S.Name, Ctor.Name, Ctor.Loc.shortText());
-        Why.Loc = Ctor.Loc;
-        return Verdict::MayBeEmpty;
-      }
+    auto Unset = llvm::find_if(S.Constructors, [](const auto &Entry) {
+      return !Entry.second.SetsField;
+    });
+    bool AllSet = Unset == S.Constructors.end();
+    if (!AllSet && !S.SetAt.valid()) {
+      const CtorFact &Ctor = Unset->second;
+      Why.Message = formatv("'{0}' is not set by the constructor '{1}' ({2})",
+                            S.Name, Ctor.Name, Ctor.Loc.shortText());
+      Why.Loc = Ctor.Loc;
+      return Verdict::MayBeEmpty;
+    }
     if (S.EmptiedAt.valid()) {
       Why.Message = formatv("'{0}' is made empty in '{1}' ({2})", S.Name,
                             S.EmptiedAt.Function, S.EmptiedAt.shortText());
