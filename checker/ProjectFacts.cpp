@@ -1,6 +1,7 @@
 //===- ProjectFacts.cpp - Project-wide evidence about callable sources ----===//
 
 #include "ProjectFacts.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
