@@ -168,6 +168,20 @@ struct TUEvidence {
   /// Where each candidate's notes go when the facts have no place of their
   /// own for them.
   std::vector<FactLoc> Origins;
+  /// Functions the check analysed to the end in this TU.
+  unsigned Analysed = 0;
+  /// Functions skipped because a budget ran out, in the order met. The
+  /// scanner reports each as a SARIF tool-execution notification and counts
+  /// them in its summary line, so "no finding" is never "not analysed".
+  struct Skip {
+    /// The function's name in its definition; Where.Function is its
+    /// qualified name, e.g. `ns::Trainer::step`.
+    FactLoc Where;
+    /// The option naming the budget that ran out: `MaxBlockVisits` or
+    /// `MaxSolverIterations`.
+    std::string Budget;
+  };
+  std::vector<Skip> Skipped;
 };
 
 /// Set by the scanner, on the thread that runs one TU, for that TU's
