@@ -270,8 +270,7 @@ std::vector<Finding> PolicyCallAnalyzer::Impl::analyze(const FunctionDecl &FD,
   llvm::SmallPtrSet<const CallExpr *, 16> Seen;
   llvm::Error Err = runPolicyCallModel(
       FD, Ctx, Types, Summaries, Opts.MaxSolverIterations, Opts.MaxBlockVisits,
-      [&](const CFGElement &Elt, const Environment &Env,
-          const PathFacts &Facts) {
+      [&](const CFGElement &Elt, const PathQuery &Q) {
         auto S = Elt.getAs<CFGStmt>();
         if (!S)
           return;
@@ -282,19 +281,18 @@ std::vector<Finding> PolicyCallAnalyzer::Impl::analyze(const FunctionDecl &FD,
         if (!Site)
           return;
         CallableState St =
-            PolicyCallModel::getState(*Site->Callable, Env, Types);
+            PolicyCallModel::getState(*Site->Callable, Q.env(), Types);
         if (!St.NonEmpty)
           return;
         // Also true when no path reaches the call.
-        if (provesState(Env, St.NonEmpty->formula(), Facts))
+        if (Q.proves(St.NonEmpty->formula()))
           return;
         Seen.insert(C);
-        if (provesState(Env, St.NonEmpty->formula(), Facts, /*Negated=*/true)) {
+        if (Q.proves(St.NonEmpty->formula(), /*Negated=*/true)) {
           Verdicts.push_back({*Site, true});
           return;
         }
-        if (Opts.StrictMode ||
-            (St.Tracked && provesState(Env, St.Tracked->formula(), Facts)))
+        if (Opts.StrictMode || (St.Tracked && Q.proves(St.Tracked->formula())))
           Verdicts.push_back({*Site, false});
         else if (Opts.DeferToProjectFacts)
           Verdicts.push_back({*Site, false, /*Deferred=*/true});

@@ -8,7 +8,6 @@
 #include "clang/Analysis/FlowSensitive/DataflowAnalysisContext.h"
 #include "clang/Analysis/FlowSensitive/TypeErasedDataflowAnalysis.h"
 #include "clang/Analysis/FlowSensitive/Value.h"
-#include "clang/Analysis/FlowSensitive/WatchedLiteralsSolver.h"
 #include "clang/Lex/Lexer.h"
 
 using namespace clang;
@@ -20,57 +19,6 @@ CallResultOracle::~CallResultOracle() = default;
 
 static constexpr llvm::StringLiteral NonEmptyName = "wg.nonempty";
 static constexpr llvm::StringLiteral TrackedName = "wg.tracked";
-
-bool provesCheaply(const Environment &Env, const Formula &F) {
-  if (F.kind() == Formula::Literal && F.literal())
-    return true;
-  return Env.proves(F);
-}
-
-void PathFacts::noteFresh(const Formula &F) {
-  if (F.kind() == Formula::AtomRef)
-    Fresh.insert(F.getAtom());
-}
-
-void PathFacts::noteGuarded(const Formula &F) {
-  if (F.kind() == Formula::Literal)
-    return;
-  if (F.kind() == Formula::AtomRef && Fresh.count(F.getAtom())) {
-    Guarded.insert(F.getAtom());
-    return;
-  }
-  // A joined or widened state: its atoms are defined by constraints we do
-  // not see, so from now on every question goes to the solver.
-  GuardedOther = true;
-}
-
-bool PathFacts::isFree(const Formula &F) const {
-  return !GuardedOther && F.kind() == Formula::AtomRef &&
-         Fresh.count(F.getAtom()) && !Guarded.count(F.getAtom());
-}
-
-bool provesState(const Environment &Env, const Formula &F,
-                 const PathFacts &Facts, bool Negated) {
-  if (Facts.exhausted())
-    return false;
-  if (F.kind() == Formula::Literal)
-    return F.literal() != Negated || Env.proves(Env.arena().makeLiteral(false));
-  if (Facts.isFree(F))
-    return false;
-  return Env.proves(Negated ? Env.arena().makeNot(F) : F);
-}
-
-const Expr *stripNoise(const Expr *E) {
-  while (E) {
-    const Expr *Next = E->IgnoreParenImpCasts()->IgnoreImplicit();
-    if (const auto *FE = dyn_cast<FullExpr>(Next))
-      Next = FE->getSubExpr();
-    if (Next == E)
-      return E;
-    E = Next;
-  }
-  return E;
-}
 
 //===----------------------------------------------------------------------===//
 // Reading and writing the state of one value.
@@ -157,80 +105,6 @@ CallableState PolicyCallModel::getState(const Expr &E, const Environment &Env,
 //===----------------------------------------------------------------------===//
 // The transfer function.
 //===----------------------------------------------------------------------===//
-
-bool isNullLiteral(const Expr *E, ASTContext &Ctx) {
-  E = stripNoise(E);
-  if (!E)
-    return false;
-  if (E->getType()->isNullPtrType())
-    return true;
-  if (const auto *RD = E->getType()->getAsCXXRecordDecl())
-    if (RD->isInStdNamespace() && RD->getName() == "nullopt_t")
-      return true;
-  return !E->isValueDependent() &&
-         E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) !=
-             Expr::NPCK_NotNull;
-}
-
-/// `std::move(x)` (or std::forward) returns the location of x: the object a
-/// move constructor or assignment leaves moved-from.
-const Expr *movedFromObject(const Expr *Arg) {
-  const auto *Call = dyn_cast_or_null<CallExpr>(stripNoise(Arg));
-  if (!Call || Call->getNumArgs() != 1)
-    return nullptr;
-  const FunctionDecl *FD = Call->getDirectCallee();
-  if (!FD || !FD->isInStdNamespace() || !FD->getIdentifier() ||
-      FD->getName() != "move")
-    return nullptr;
-  return Call->getArg(0);
-}
-
-//===----------------------------------------------------------------------===//
-// Maps of callables: `operator[]` inserts an empty value for a missing key.
-//===----------------------------------------------------------------------===//
-
-/// std::map / std::unordered_map whose mapped type is a nullable callable.
-static bool isCallableMap(QualType T, const CallableTypes &Types) {
-  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
-  if (!RD || !RD->isInStdNamespace() || !RD->getIdentifier())
-    return false;
-  StringRef N = RD->getName();
-  if (N != "map" && N != "unordered_map")
-    return false;
-  const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
-  if (!Spec || Spec->getTemplateArgs().size() < 2 ||
-      Spec->getTemplateArgs()[1].getKind() != TemplateArgument::Type)
-    return false;
-  return Types.isNullable(Spec->getTemplateArgs()[1].getAsType());
-}
-
-const Expr *callableMapSubscript(const CallExpr &C,
-                                 const CallableTypes &Types) {
-  const auto *OC = dyn_cast<CXXOperatorCallExpr>(&C);
-  if (!OC || OC->getOperator() != OO_Subscript || OC->getNumArgs() != 2)
-    return nullptr;
-  const Expr *M = OC->getArg(0);
-  return isCallableMap(M->getType(), Types) ? M : nullptr;
-}
-
-std::string mappedTypeName(const Expr &M, ASTContext &Ctx) {
-  // The declared type keeps the user's spelling (an alias such as WrapFn);
-  // the specialisation's own arguments are canonical.
-  QualType T = stripNoise(&M)->getType().getNonReferenceType();
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(stripNoise(&M)))
-    T = DRE->getDecl()->getType().getNonReferenceType();
-  else if (const auto *ME = dyn_cast<MemberExpr>(stripNoise(&M)))
-    T = ME->getMemberDecl()->getType().getNonReferenceType();
-  PrintingPolicy PP(Ctx.getLangOpts());
-  if (const auto *TST = T->getAs<TemplateSpecializationType>())
-    if (TST->template_arguments().size() >= 2 &&
-        TST->template_arguments()[1].getKind() == TemplateArgument::Type)
-      return TST->template_arguments()[1].getAsType().getAsString(PP);
-  if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-          T->getAsCXXRecordDecl()))
-    return Spec->getTemplateArgs()[1].getAsType().getAsString(PP);
-  return "callable";
-}
 
 class PolicyCallModel::Transfer {
 public:
@@ -912,10 +786,19 @@ PolicyCallModel::PolicyCallModel(ASTContext &Ctx, Environment &Env,
       });
 }
 
-void PolicyCallModel::transfer(const CFGElement &Elt, NoopLattice &,
+void PolicyCallModel::transfer(const CFGElement &Elt, PathLattice &,
                                Environment &Env) {
   if (auto S = Elt.getAs<CFGStmt>())
     Transfer(*this, Env).run(*S->getStmt());
+}
+
+void PolicyCallModel::transferBranch(bool Branch, const Stmt *Cond,
+                                     PathLattice &L, const Environment &Env) {
+  const auto *E = dyn_cast_or_null<Expr>(Cond);
+  if (!E)
+    return;
+  if (const auto *V = Env.get<BoolValue>(*E))
+    L.assume(V->formula(), Branch, Facts);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1044,42 +927,21 @@ std::optional<WidenResult> PolicyCallModel::widen(QualType Type, Value &Prev,
 // Driver.
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// WatchedLiteralsSolver bounds its search iterations, but each call also
-/// re-encodes the whole flow condition, which in a long function dominates:
-/// a 3000-branch function spent 20 s encoding within the iteration budget.
-/// This counts every encoded constraint against the same budget, so the
-/// bound is on all solver work and stays deterministic (no clock).
-class BudgetedSolver : public Solver {
-public:
-  explicit BudgetedSolver(std::int64_t Budget)
-      : Inner(Budget), Remaining(Budget) {}
-  Result solve(llvm::ArrayRef<const Formula *> Vals) override {
-    Remaining -= static_cast<std::int64_t>(Vals.size());
-    if (Exhausted || Remaining <= 0) {
-      Exhausted = true;
-      return Result::TimedOut();
-    }
-    return Inner.solve(Vals);
-  }
-  bool reachedLimit() const override {
-    return Exhausted || Inner.reachedLimit();
-  }
+char BudgetExceeded::ID;
 
-private:
-  WatchedLiteralsSolver Inner;
-  std::int64_t Remaining;
-  bool Exhausted = false;
-};
-} // namespace
+void BudgetExceeded::log(llvm::raw_ostream &OS) const {
+  OS << "budget " << Option << " exceeded";
+}
+
+std::error_code BudgetExceeded::convertToErrorCode() const {
+  return std::make_error_code(std::errc::interrupted);
+}
 
 llvm::Error runPolicyCallModel(
     const FunctionDecl &FD, ASTContext &Ctx, const CallableTypes &Types,
     CallResultOracle &Oracle, std::int64_t MaxSolverIterations,
     std::int32_t MaxBlockVisits,
-    llvm::function_ref<void(const CFGElement &, const Environment &,
-                            const PathFacts &)>
-        Visit) {
+    llvm::function_ref<void(const CFGElement &, const PathQuery &)> Visit) {
   llvm::Expected<AdornedCFG> CFG = AdornedCFG::build(FD);
   if (!CFG)
     return CFG.takeError();
@@ -1092,15 +954,28 @@ llvm::Error runPolicyCallModel(
   CFGEltCallbacksTypeErased Callbacks;
   Callbacks.Before = [&](const CFGElement &Elt,
                          const TypeErasedDataflowAnalysisState &State) {
-    Visit(Elt, State.Env, Facts);
+    Visit(Elt,
+          PathQuery(State.Env,
+                    llvm::any_cast<const PathLattice &>(State.Lattice.Value),
+                    Facts));
   };
   auto States = runTypeErasedDataflowAnalysis(*CFG, Model, Env, Callbacks,
                                               MaxBlockVisits);
+  if (Solver.reachedLimit()) {
+    if (!States)
+      llvm::consumeError(States.takeError());
+    return llvm::make_error<BudgetExceeded>("MaxSolverIterations");
+  }
   if (!States)
-    return States.takeError();
-  if (Solver.reachedLimit())
-    return llvm::createStringError(llvm::errc::interrupted,
-                                   "solver iteration budget exceeded");
+    // The framework reports its block-visit limit as timed_out.
+    return llvm::handleErrors(
+        States.takeError(), [](const llvm::StringError &E) -> llvm::Error {
+          if (E.convertToErrorCode() ==
+              std::make_error_code(std::errc::timed_out))
+            return llvm::make_error<BudgetExceeded>("MaxBlockVisits");
+          return llvm::createStringError(E.convertToErrorCode(),
+                                         E.getMessage());
+        });
   return llvm::Error::success();
 }
 

@@ -21,14 +21,13 @@
 #ifndef WRAPGUARD_CHECKER_POLICYCALLMODEL_H
 #define WRAPGUARD_CHECKER_POLICYCALLMODEL_H
 
+#include "ASTHelpers.h"
 #include "CallableTypes.h"
+#include "PathFacts.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/Analysis/FlowSensitive/DataflowAnalysis.h"
 #include "clang/Analysis/FlowSensitive/DataflowEnvironment.h"
-#include "clang/Analysis/FlowSensitive/NoopLattice.h"
-#include "clang/Analysis/FlowSensitive/Solver.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
@@ -46,38 +45,6 @@ public:
   virtual Emptiness classifyCallResult(const clang::CallExpr &Call) = 0;
 };
 
-/// What the model learns, per analysed function, about which state atoms
-/// the flow condition can constrain. A source's atom that no guard ever
-/// tested is free: neither it nor its negation can be proven on a feasible
-/// path, so the question needs no solver call. Every solver call encodes the
-/// whole flow condition, which in a long function costs seconds; see
-/// docs/design.md.
-class PathFacts {
-public:
-  /// A fresh atom made for a source or an unknown value.
-  void noteFresh(const clang::dataflow::Formula &F);
-  /// F was turned into a boolean that a branch or a variable may hold.
-  void noteGuarded(const clang::dataflow::Formula &F);
-  bool isFree(const clang::dataflow::Formula &F) const;
-
-  /// Once the solver budget is spent the function's results are dropped, so
-  /// no further question is worth asking (collecting the flow condition for
-  /// one costs as much as solving it).
-  void setSolver(const clang::dataflow::Solver *S) { TheSolver = S; }
-  bool exhausted() const { return TheSolver && TheSolver->reachedLimit(); }
-
-private:
-  const clang::dataflow::Solver *TheSolver = nullptr;
-  llvm::DenseSet<clang::dataflow::Atom> Fresh, Guarded;
-  bool GuardedOther = false;
-};
-
-/// Env proves F (or, with Negated, not F), using PathFacts to skip solver
-/// calls whose answer is known.
-bool provesState(const clang::dataflow::Environment &Env,
-                 const clang::dataflow::Formula &F, const PathFacts &Facts,
-                 bool Negated = false);
-
 /// The two booleans the model keeps for one nullable callable value.
 struct CallableState {
   const clang::dataflow::BoolValue *NonEmpty = nullptr;
@@ -85,17 +52,20 @@ struct CallableState {
 };
 
 class PolicyCallModel
-    : public clang::dataflow::DataflowAnalysis<PolicyCallModel,
-                                               clang::dataflow::NoopLattice> {
+    : public clang::dataflow::DataflowAnalysis<PolicyCallModel, PathLattice> {
 public:
   PolicyCallModel(clang::ASTContext &Ctx, clang::dataflow::Environment &Env,
                   const CallableTypes &Types, CallResultOracle &Oracle,
                   PathFacts &Facts);
 
-  static clang::dataflow::NoopLattice initialElement() { return {}; }
+  static PathLattice initialElement() { return {}; }
 
-  void transfer(const clang::CFGElement &Elt, clang::dataflow::NoopLattice &,
+  void transfer(const clang::CFGElement &Elt, PathLattice &,
                 clang::dataflow::Environment &Env);
+  /// Records in the lattice what the branch taken says about the callable
+  /// states it tested, so that most questions skip the solver.
+  void transferBranch(bool Branch, const clang::Stmt *Cond, PathLattice &L,
+                      const clang::dataflow::Environment &Env);
 
   clang::dataflow::ComparisonResult
   compare(clang::QualType Type, const clang::dataflow::Value &Val1,
@@ -130,43 +100,31 @@ private:
   llvm::StringMap<clang::dataflow::StorageLocation *> KeyPresence;
 };
 
-/// For `m[k]` on a std::map or std::unordered_map whose mapped type is a
-/// nullable callable, the map expression m; else null. `operator[]` inserts
-/// an empty callable when the key is missing.
-const clang::Expr *callableMapSubscript(const clang::CallExpr &C,
-                                        const CallableTypes &Types);
+/// The error runPolicyCallModel returns when a budget runs out, naming the
+/// option that sets it, so that a skip can say which.
+class BudgetExceeded : public llvm::ErrorInfo<BudgetExceeded> {
+public:
+  static char ID;
+  explicit BudgetExceeded(llvm::StringRef Option) : Option(Option) {}
+  /// `MaxBlockVisits` or `MaxSolverIterations`.
+  llvm::StringRef option() const { return Option; }
+  void log(llvm::raw_ostream &OS) const override;
+  std::error_code convertToErrorCode() const override;
 
-/// The mapped type of the map that M denotes, as the user spelled it.
-std::string mappedTypeName(const clang::Expr &M, clang::ASTContext &Ctx);
+private:
+  std::string Option;
+};
 
 /// Runs the model over FD within the given budgets and calls Visit on every
-/// CFG element of the converged analysis, with the state before it. Returns
-/// an error when FD cannot be analysed or a budget is exceeded.
-llvm::Error
-runPolicyCallModel(const clang::FunctionDecl &FD, clang::ASTContext &Ctx,
-                   const CallableTypes &Types, CallResultOracle &Oracle,
-                   std::int64_t MaxSolverIterations,
-                   std::int32_t MaxBlockVisits,
-                   llvm::function_ref<void(const clang::CFGElement &,
-                                           const clang::dataflow::Environment &,
-                                           const PathFacts &)>
-                       Visit);
-
-/// Env.proves(F), answering literals without a solver call: most states are
-/// literal true or false, and every solver call re-encodes the whole flow
-/// condition.
-bool provesCheaply(const clang::dataflow::Environment &Env,
-                   const clang::dataflow::Formula &F);
-
-/// `nullptr`, `NULL`, `0`, `std::nullopt`: a literal empty value.
-bool isNullLiteral(const clang::Expr *E, clang::ASTContext &Ctx);
-
-/// For `std::move(x)`, the expression x; else null.
-const clang::Expr *movedFromObject(const clang::Expr *Arg);
-
-/// Strips what never changes which object an expression denotes: parens,
-/// implicit casts, temporaries and full-expression cleanups.
-const clang::Expr *stripNoise(const clang::Expr *E);
+/// CFG element of the converged analysis, with the questions the state before
+/// it answers. Returns BudgetExceeded when a budget runs out, and another
+/// error when FD cannot be analysed.
+llvm::Error runPolicyCallModel(
+    const clang::FunctionDecl &FD, clang::ASTContext &Ctx,
+    const CallableTypes &Types, CallResultOracle &Oracle,
+    std::int64_t MaxSolverIterations, std::int32_t MaxBlockVisits,
+    llvm::function_ref<void(const clang::CFGElement &, const PathQuery &)>
+        Visit);
 
 } // namespace wrapguard
 

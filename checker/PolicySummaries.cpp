@@ -157,28 +157,27 @@ Emptiness PolicySummaries::summarize(const FunctionDecl &Def,
   SourceLocation FirstEmpty;
   llvm::Error Err = runPolicyCallModel(
       Def, Ctx, Types, *this, Opts.MaxSolverIterations, Opts.MaxBlockVisits,
-      [&](const CFGElement &Elt, const Environment &Env,
-          const PathFacts &Facts) {
+      [&](const CFGElement &Elt, const PathQuery &Q) {
         auto S = Elt.getAs<CFGStmt>();
         if (!S)
           return;
         const auto *Ret = dyn_cast<ReturnStmt>(S->getStmt());
         if (!Ret || !Ret->getRetValue())
           return;
-        Arena &A = Env.arena();
+        const Environment &Env = Q.env();
         CallableState St =
             PolicyCallModel::getState(*Ret->getRetValue(), Env, Types);
         if (!St.NonEmpty) {
           SawUnknown = true;
           return;
         }
-        if (Env.proves(A.makeLiteral(false)))
+        if (Q.proves(Env.arena().makeLiteral(false)))
           return; // Unreachable return.
-        if (provesState(Env, St.NonEmpty->formula(), Facts))
+        if (Q.proves(St.NonEmpty->formula()))
           SawNonEmpty = true;
-        else if (provesState(Env, St.NonEmpty->formula(), Facts, true))
+        else if (Q.proves(St.NonEmpty->formula(), /*Negated=*/true))
           SawEmpty = true;
-        else if (St.Tracked && provesState(Env, St.Tracked->formula(), Facts))
+        else if (St.Tracked && Q.proves(St.Tracked->formula()))
           SawMaybe = true;
         else
           SawUnknown = true;

@@ -1,0 +1,98 @@
+//===- ASTHelpers.cpp - AST queries shared by the model and the check ----===//
+
+#include "ASTHelpers.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+
+using namespace clang;
+
+namespace wrapguard {
+
+const Expr *stripNoise(const Expr *E) {
+  while (E) {
+    const Expr *Next = E->IgnoreParenImpCasts()->IgnoreImplicit();
+    if (const auto *FE = dyn_cast<FullExpr>(Next))
+      Next = FE->getSubExpr();
+    if (Next == E)
+      return E;
+    E = Next;
+  }
+  return E;
+}
+
+bool isNullLiteral(const Expr *E, ASTContext &Ctx) {
+  E = stripNoise(E);
+  if (!E)
+    return false;
+  if (E->getType()->isNullPtrType())
+    return true;
+  if (const auto *RD = E->getType()->getAsCXXRecordDecl())
+    if (RD->isInStdNamespace() && RD->getName() == "nullopt_t")
+      return true;
+  return !E->isValueDependent() &&
+         E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) !=
+             Expr::NPCK_NotNull;
+}
+
+/// `std::move(x)` (or std::forward) returns the location of x: the object a
+/// move constructor or assignment leaves moved-from.
+const Expr *movedFromObject(const Expr *Arg) {
+  const auto *Call = dyn_cast_or_null<CallExpr>(stripNoise(Arg));
+  if (!Call || Call->getNumArgs() != 1)
+    return nullptr;
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD || !FD->isInStdNamespace() || !FD->getIdentifier() ||
+      FD->getName() != "move")
+    return nullptr;
+  return Call->getArg(0);
+}
+
+//===----------------------------------------------------------------------===//
+// Maps of callables: `operator[]` inserts an empty value for a missing key.
+//===----------------------------------------------------------------------===//
+
+/// std::map / std::unordered_map whose mapped type is a nullable callable.
+bool isCallableMap(QualType T, const CallableTypes &Types) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD || !RD->isInStdNamespace() || !RD->getIdentifier())
+    return false;
+  StringRef N = RD->getName();
+  if (N != "map" && N != "unordered_map")
+    return false;
+  const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
+  if (!Spec || Spec->getTemplateArgs().size() < 2 ||
+      Spec->getTemplateArgs()[1].getKind() != TemplateArgument::Type)
+    return false;
+  return Types.isNullable(Spec->getTemplateArgs()[1].getAsType());
+}
+
+const Expr *callableMapSubscript(const CallExpr &C,
+                                 const CallableTypes &Types) {
+  const auto *OC = dyn_cast<CXXOperatorCallExpr>(&C);
+  if (!OC || OC->getOperator() != OO_Subscript || OC->getNumArgs() != 2)
+    return nullptr;
+  const Expr *M = OC->getArg(0);
+  return isCallableMap(M->getType(), Types) ? M : nullptr;
+}
+
+std::string mappedTypeName(const Expr &M, ASTContext &Ctx) {
+  // The declared type keeps the user's spelling (an alias such as WrapFn);
+  // the specialisation's own arguments are canonical.
+  QualType T = stripNoise(&M)->getType().getNonReferenceType();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(stripNoise(&M)))
+    T = DRE->getDecl()->getType().getNonReferenceType();
+  else if (const auto *ME = dyn_cast<MemberExpr>(stripNoise(&M)))
+    T = ME->getMemberDecl()->getType().getNonReferenceType();
+  PrintingPolicy PP(Ctx.getLangOpts());
+  if (const auto *TST = T->getAs<TemplateSpecializationType>())
+    if (TST->template_arguments().size() >= 2 &&
+        TST->template_arguments()[1].getKind() == TemplateArgument::Type)
+      return TST->template_arguments()[1].getAsType().getAsString(PP);
+  if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+          T->getAsCXXRecordDecl()))
+    return Spec->getTemplateArgs()[1].getAsType().getAsString(PP);
+  return "callable";
+}
+
+} // namespace wrapguard
