@@ -35,6 +35,23 @@ bool isNullLiteral(const Expr *E, ASTContext &Ctx) {
              Expr::NPCK_NotNull;
 }
 
+bool isEmptyValue(const Expr *E, ASTContext &Ctx) {
+  E = stripNoise(E);
+  if (!E)
+    return false;
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    if (CE->getNumArgs() == 0)
+      return true;
+    return isEmptyValue(CE->getArg(0), Ctx);
+  }
+  if (const auto *ILE = dyn_cast<InitListExpr>(E))
+    return ILE->getNumInits() == 0 ||
+           (ILE->getNumInits() == 1 && isEmptyValue(ILE->getInit(0), Ctx));
+  if (isa<ImplicitValueInitExpr, CXXScalarValueInitExpr>(E))
+    return true;
+  return isNullLiteral(E, Ctx);
+}
+
 /// `std::move(x)` (or std::forward) returns the location of x: the object a
 /// move constructor or assignment leaves moved-from.
 const Expr *movedFromObject(const Expr *Arg) {

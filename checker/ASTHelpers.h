@@ -21,7 +21,16 @@ namespace wrapguard {
 /// implicit casts, temporaries and full-expression cleanups.
 const clang::Expr *stripNoise(const clang::Expr *E);
 
-/// `nullptr`, `NULL`, `0`, `std::nullopt`: a literal empty value.
+/// Whether a value is empty as written: `nullptr`, `{}`, `Fn()`,
+/// `Fn(nullptr)`, `std::nullopt`, a value-initialised pointer. This is the
+/// one emptiness test on syntax that the model's transfer, the facts
+/// collector and the notes share; isNullLiteral below is its base case.
+bool isEmptyValue(const clang::Expr *E, clang::ASTContext &Ctx);
+
+/// `nullptr`, `NULL`, `0`, `std::nullopt`: the null token itself. Used where
+/// only a literal fits, as the other operand of `f == nullptr`, and where an
+/// empty *callable* must not be mistaken for an empty *optional*
+/// (`std::optional<Fn>(Fn())` holds a value).
 bool isNullLiteral(const clang::Expr *E, clang::ASTContext &Ctx);
 
 /// For `std::move(x)`, the expression x; else null.

@@ -170,7 +170,9 @@ private:
   }
 
   void noteTest(const Expr &Tested, SourceLocation Loc) {
-    SourceSet S = sourcesOf(Tested, Owner, Ctx, Types);
+    if (!Assigns)
+      Assigns.emplace(Owner);
+    SourceSet S = sourcesOf(Tested, Owner, Ctx, Types, &*Assigns);
     FactLoc L = factLoc(Loc, Ctx.getSourceManager(), &Owner);
     for (const SourceUse &U : S.Sources) {
       SourceFacts &F = Out.get(U.Key, U.Kind, U.Name);
@@ -213,6 +215,8 @@ private:
   ProjectFacts &Out;
   Process Nested;
   llvm::SmallPtrSet<const InitListExpr *, 8> Seen;
+  /// Built at the first test, shared by the rest.
+  std::optional<LocalAssignments> Assigns;
 };
 
 class TUWalker : public RecursiveASTVisitor<TUWalker> {
@@ -253,9 +257,16 @@ private:
       return;
     if (Types.isNullable(FD.getReturnType()))
       recordDefinition(FD);
-    BodyWalker(FD, Ctx, Types, Out, [this](const FunctionDecl &L) {
-      processFunction(L);
-    }).TraverseStmt(FD.getBody());
+    // Named: the walker keeps only a function_ref to it.
+    auto Nested = [this](const FunctionDecl &L) { processFunction(L); };
+    BodyWalker Walker(FD, Ctx, Types, Out, Nested);
+    // A constructor's member initializers test and call callables as its
+    // body does (`: v_(f ? f(1) : 0)`).
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(&FD))
+      for (const CXXCtorInitializer *I : Ctor->inits())
+        if (I->isWritten())
+          Walker.TraverseStmt(I->getInit());
+    Walker.TraverseStmt(FD.getBody());
   }
 
   /// The definition's summary, under its own key and, for an override, under

@@ -4,10 +4,13 @@
 #include "CallableTypes.h"
 #include "FactsCollector.h"
 #include "FixIts.h"
+#include "PolicyCallDiagnoser.h"
 #include "PolicyCallModel.h"
 #include "PolicySummaries.h"
 #include "SourceKeys.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
@@ -42,97 +45,32 @@ llvm::StringRef fixModeName(FixMode Mode) {
   return "guard";
 }
 
-//===----------------------------------------------------------------------===//
-// Recognising calls through nullable callables.
-//===----------------------------------------------------------------------===//
-
-/// `*x` on a smart pointer or optional, or on a raw pointer: returns x.
-static const Expr *dereferenced(const Expr *E) {
-  E = stripNoise(E);
-  if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(E))
-    if (OC->getOperator() == OO_Star && OC->getNumArgs() == 1)
-      return stripNoise(OC->getArg(0)); // Also past the cast to a base.
-  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(E))
-    if (UO->getOpcode() == UO_Deref)
-      return UO->getSubExpr();
-  return nullptr;
-}
-
-/// `x->` on a smart pointer or optional: returns x.
-static const Expr *arrowed(const Expr *E) {
-  E = stripNoise(E);
-  if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(E))
-    if (OC->getOperator() == OO_Arrow && OC->getNumArgs() == 1)
-      return stripNoise(OC->getArg(0));
-  return nullptr;
-}
-
-static std::optional<CallSite> matchCallSite(const CallExpr &C,
-                                             const CallableTypes &Types) {
-  CallSite S;
-  S.Call = &C;
-  auto Accept = [&](const Expr *Callable,
-                    std::initializer_list<CallableKind> Kinds,
-                    llvm::ArrayRef<const Expr *> Args,
-                    bool Direct) -> std::optional<CallSite> {
-    if (!Callable)
-      return std::nullopt;
-    CallableKind K = Types.classify(Callable->getType());
-    if (llvm::find(Kinds, K) == Kinds.end())
-      return std::nullopt;
-    S.Callable = Callable;
-    S.Kind = K;
-    S.Args = Args;
-    S.Direct = Direct;
-    return S;
-  };
-  llvm::ArrayRef<const Expr *> AllArgs(C.getArgs(), C.getNumArgs());
-
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(&C)) {
-    if (OC->getOperator() != OO_Call || OC->getNumArgs() == 0)
-      return std::nullopt;
-    const Expr *Obj = OC->getArg(0);
-    if (const Expr *Inner = dereferenced(Obj))
-      return Accept(Inner,
-                    {CallableKind::SmartPointer, CallableKind::Optional,
-                     CallableKind::RawPointer},
-                    AllArgs.drop_front(), false);
-    return Accept(Obj, {CallableKind::FunctionObject}, AllArgs.drop_front(),
-                  true);
-  }
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(&C)) {
-    const Expr *Callee = MC->getCallee()->IgnoreParens();
-    if (const auto *BO = dyn_cast<BinaryOperator>(Callee))
-      if (BO->isPtrMemOp())
-        return Accept(BO->getRHS(), {CallableKind::MemberFunctionPointer},
-                      AllArgs, false);
-    const auto *ME = dyn_cast<MemberExpr>(Callee);
-    const CXXMethodDecl *MD = MC->getMethodDecl();
-    if (!ME || !MD || MD->getOverloadedOperator() != OO_Call)
-      return std::nullopt;
-    if (!ME->isArrow()) // f.operator()(x)
-      return Accept(stripNoise(ME->getBase()), {CallableKind::FunctionObject},
-                    AllArgs, false);
-    if (const Expr *Inner = arrowed(ME->getBase()))
-      return Accept(Inner, {CallableKind::SmartPointer, CallableKind::Optional},
-                    AllArgs, false);
-    return Accept(ME->getBase(), {CallableKind::RawPointer}, AllArgs, false);
-  }
-  if (C.getDirectCallee() || isa<CUDAKernelCallExpr>(C))
-    return std::nullopt;
-  const Expr *Callee = C.getCallee();
-  if (const Expr *Inner = dereferenced(Callee))
-    return Accept(Inner, {CallableKind::FunctionPointer}, AllArgs, false);
-  return Accept(Callee, {CallableKind::FunctionPointer}, AllArgs, true);
+/// The expression a constructor's mem-initializer evaluates: its written
+/// initializer, or, for a member initialized by its default member
+/// initializer, that initializer (the CFG evaluates it in the constructor).
+static const Expr *initializerExpr(const CXXCtorInitializer &Init) {
+  const Expr *E = Init.getInit();
+  if (const auto *Default = dyn_cast_or_null<CXXDefaultInitExpr>(E))
+    return Default->getExpr();
+  return E;
 }
 
 namespace {
 
-/// Finds, cheaply, whether a body calls through a nullable callable at all;
-/// most functions don't, and they skip the dataflow analysis entirely.
+/// Finds, cheaply, whether a function calls through a nullable callable at
+/// all, in its body or, for a constructor, its mem-initializers; most
+/// functions don't, and they skip the dataflow analysis entirely.
 class CallSiteFinder : public RecursiveASTVisitor<CallSiteFinder> {
 public:
   explicit CallSiteFinder(const CallableTypes &Types) : Types(Types) {}
+  void traverseFunction(const FunctionDecl &FD) {
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(&FD))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (const Expr *E = initializerExpr(*Init); E && !Found)
+          TraverseStmt(const_cast<Expr *>(E));
+    if (!Found)
+      TraverseStmt(FD.getBody());
+  }
   bool VisitCallExpr(CallExpr *C) {
     if (matchCallSite(*C, Types))
       Found = true;
@@ -165,9 +103,9 @@ public:
     Origin O;
     O.Loc = D->getLocation();
     O.Value = D->getInit();
-    O.DefaultInit = !D->getInit() ||
-                    (isa<CXXConstructExpr>(D->getInit()) &&
-                     cast<CXXConstructExpr>(D->getInit())->getNumArgs() == 0);
+    // `WrapFn f;`; an initialiser that is empty as written is judged by
+    // isEmptyValue where the note is chosen.
+    O.DefaultInit = !D->getInit();
     consider(O);
     return true;
   }
@@ -225,7 +163,8 @@ public:
       : Ctx(Ctx), Opts(std::move(O)), Types(Opts.NullableCallableTypes),
         Summaries(Ctx, Opts, Types) {}
 
-  std::vector<Finding> analyze(const FunctionDecl &FD, AnalysisStatus *Status);
+  std::vector<Finding> analyze(const FunctionDecl &FD, AnalysisStatus *Status,
+                               std::string *Budget);
 
   ASTContext &Ctx;
   AnalysisOptions Opts;
@@ -243,8 +182,52 @@ private:
              Finding &F);
 };
 
+static bool contains(const Expr &Root, const Stmt &S) {
+  return &Root == &S || ParentMap(const_cast<Expr *>(&Root)).hasParent(&S);
+}
+
+/// Where the use of Call is judged for its repair: the mem-initializer's
+/// expression when Call is in one (a statement-level `if` cannot go into an
+/// initializer list), else FD's body.
+static const Stmt &repairRoot(const CallExpr &Call, const FunctionDecl &FD) {
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(&FD))
+    for (const CXXCtorInitializer *Init : Ctor->inits())
+      if (const Expr *E = initializerExpr(*Init); E && contains(*E, Call))
+        return *E;
+  return *FD.getBody();
+}
+
+/// A call in a constructor's mem-initializer through a field of the object
+/// under construction that an earlier mem-initializer set (`: f_(g),
+/// v_(f_(1))`) sees the value that initializer gave the field, not whatever
+/// the class's other constructors put there: that initializer, or null.
+static const CXXCtorInitializer *earlierFieldInit(const CallSite &Site,
+                                                  const FunctionDecl &FD) {
+  const auto *Ctor = dyn_cast<CXXConstructorDecl>(&FD);
+  const auto *ME = dyn_cast<MemberExpr>(stripNoise(Site.Callable));
+  if (!Ctor || !ME || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+    return nullptr;
+  const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  if (!Field)
+    return nullptr;
+  // inits() are in the order the fields are initialized.
+  const CXXCtorInitializer *FieldInit = nullptr;
+  for (const CXXCtorInitializer *Init : Ctor->inits()) {
+    const Expr *E = initializerExpr(*Init);
+    if (!E)
+      continue;
+    if (contains(*E, *Site.Call))
+      return FieldInit;
+    if (Init->getMember() == Field &&
+        (Init->isWritten() || isa<CXXDefaultInitExpr>(Init->getInit())))
+      FieldInit = Init;
+  }
+  return nullptr;
+}
+
 std::vector<Finding> PolicyCallAnalyzer::Impl::analyze(const FunctionDecl &FD,
-                                                       AnalysisStatus *Status) {
+                                                       AnalysisStatus *Status,
+                                                       std::string *Budget) {
   auto SetStatus = [&](AnalysisStatus S) {
     if (Status)
       *Status = S;
@@ -254,58 +237,39 @@ std::vector<Finding> PolicyCallAnalyzer::Impl::analyze(const FunctionDecl &FD,
       FD.isInvalidDecl() || !FD.getBody())
     return {};
   CallSiteFinder Finder(Types);
-  Finder.TraverseStmt(FD.getBody());
+  Finder.traverseFunction(FD);
   if (!Finder.Found) {
     SetStatus(AnalysisStatus::Analyzed);
     return {};
   }
 
-  struct Verdict {
-    CallSite Site;
-    bool Always;
-    /// Left to the project's facts: no source the TU can judge.
-    bool Deferred = false;
-  };
-  llvm::SmallVector<Verdict> Verdicts;
-  llvm::SmallPtrSet<const CallExpr *, 16> Seen;
+  PolicyCallDiagnoser Diagnoser(Types, Opts);
+  llvm::SmallVector<PolicyCallVerdict> Verdicts;
   llvm::Error Err = runPolicyCallModel(
       FD, Ctx, Types, Summaries, Opts.MaxSolverIterations, Opts.MaxBlockVisits,
       [&](const CFGElement &Elt, const PathQuery &Q) {
-        auto S = Elt.getAs<CFGStmt>();
-        if (!S)
-          return;
-        const auto *C = dyn_cast<CallExpr>(S->getStmt());
-        if (!C || Seen.count(C))
-          return;
-        std::optional<CallSite> Site = matchCallSite(*C, Types);
-        if (!Site)
-          return;
-        CallableState St =
-            PolicyCallModel::getState(*Site->Callable, Q.env(), Types);
-        if (!St.NonEmpty)
-          return;
-        // Also true when no path reaches the call.
-        if (Q.proves(St.NonEmpty->formula()))
-          return;
-        Seen.insert(C);
-        if (Q.proves(St.NonEmpty->formula(), /*Negated=*/true)) {
-          Verdicts.push_back({*Site, true});
-          return;
-        }
-        if (Opts.StrictMode || (St.Tracked && Q.proves(St.Tracked->formula())))
-          Verdicts.push_back({*Site, false});
-        else if (Opts.DeferToProjectFacts)
-          Verdicts.push_back({*Site, false, /*Deferred=*/true});
+        llvm::append_range(Verdicts, Diagnoser(Elt, Q));
       });
   if (Err) {
-    llvm::consumeError(std::move(Err));
-    SetStatus(AnalysisStatus::BudgetExceeded);
+    // A budget that ran out names its option; any other error (a CFG that
+    // cannot be built) is a skip too, with no budget to name.
+    bool OverBudget = false;
+    llvm::handleAllErrors(
+        std::move(Err),
+        [&](const BudgetExceeded &E) {
+          OverBudget = true;
+          if (Budget)
+            *Budget = E.option().str();
+        },
+        [](const llvm::ErrorInfoBase &) {});
+    SetStatus(OverBudget ? AnalysisStatus::BudgetExceeded
+                         : AnalysisStatus::Skipped);
     return {};
   }
   SetStatus(AnalysisStatus::Analyzed);
 
   std::vector<Finding> Findings;
-  for (const Verdict &V : Verdicts) {
+  for (const PolicyCallVerdict &V : Verdicts) {
     const Expr *Shown = stripNoise(V.Site.Callable);
     std::string Name = spelledText(Shown->getSourceRange(), Ctx);
     if (Name.empty())
@@ -314,11 +278,11 @@ std::vector<Finding> PolicyCallAnalyzer::Impl::analyze(const FunctionDecl &FD,
     F.Loc = Shown->getBeginLoc();
     if (V.Deferred && !defer(V.Site, FD, Name, F))
       continue;
-    F.AlwaysEmpty = V.Always;
+    F.AlwaysEmpty = V.AlwaysEmpty;
     F.Message =
-        V.Always ? alwaysEmptyMessage(Name) : possiblyEmptyMessage(Name);
+        V.AlwaysEmpty ? alwaysEmptyMessage(Name) : possiblyEmptyMessage(Name);
     addOriginNote(V.Site, FD, Name, F);
-    addRepair(V.Site, Name, *FD.getBody(), Ctx, Opts, F);
+    addRepair(V.Site, Name, repairRoot(*V.Site.Call, FD), Ctx, Opts, F);
     Findings.push_back(std::move(F));
   }
   return Findings;
@@ -327,6 +291,13 @@ std::vector<Finding> PolicyCallAnalyzer::Impl::analyze(const FunctionDecl &FD,
 std::optional<Origin>
 PolicyCallAnalyzer::Impl::latestOrigin(const CallSite &Site,
                                        const FunctionDecl &FD) {
+  if (const CXXCtorInitializer *Init = earlierFieldInit(Site, FD)) {
+    Origin O;
+    O.Value = initializerExpr(*Init);
+    O.Loc =
+        Init->isWritten() ? Init->getSourceLocation() : O.Value->getBeginLoc();
+    return O;
+  }
   const auto *DRE = dyn_cast<DeclRefExpr>(stripNoise(Site.Callable));
   const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   if (!V || isa<ParmVarDecl>(V) || !V->isLocalVarDecl())
@@ -342,7 +313,10 @@ PolicyCallAnalyzer::Impl::latestOrigin(const CallSite &Site,
 bool PolicyCallAnalyzer::Impl::defer(const CallSite &Site,
                                      const FunctionDecl &FD, StringRef Name,
                                      Finding &F) {
-  SourceSet S = sourcesOf(*Site.Callable, FD, Ctx, Types);
+  // A field set by an earlier mem-initializer holds that initializer's value.
+  const CXXCtorInitializer *Init = earlierFieldInit(Site, FD);
+  SourceSet S = sourcesOf(Init ? *initializerExpr(*Init) : *Site.Callable, FD,
+                          Ctx, Types);
   if (!S.Complete || S.Sources.empty())
     return false;
   Candidate C;
@@ -455,8 +429,9 @@ void PolicyCallAnalyzer::collectFacts(ProjectFacts &Out) {
 }
 
 std::vector<Finding> PolicyCallAnalyzer::analyze(const FunctionDecl &FD,
-                                                 AnalysisStatus *Status) {
-  return I->analyze(FD, Status);
+                                                 AnalysisStatus *Status,
+                                                 std::string *Budget) {
+  return I->analyze(FD, Status, Budget);
 }
 
 } // namespace wrapguard

@@ -47,10 +47,11 @@ struct AnalysisOptions {
   FixMode Fix = FixMode::Guard;
   /// Header the shim fix-its include.
   std::string ShimHeader = "wrapguard/call.h";
-  /// Budgets per analysed function. A function that exceeds one is skipped
-  /// without a diagnostic.
+  /// Budgets per analysed function. A function that exceeds one yields no
+  /// findings (AnalysisStatus::BudgetExceeded); the check reports the skip
+  /// only when asked (ReportSkippedFunctions).
   std::int64_t MaxSolverIterations = 20000000;
-  std::int32_t MaxBlockVisits = 10000;
+  std::int32_t MaxBlockVisits = 50000;
   /// How deep callee summaries may recurse into other visible definitions.
   unsigned MaxSummaryDepth = 3;
   /// Leave sources the TU cannot judge (no visible definition, a virtual
@@ -94,10 +95,14 @@ public:
   ~PolicyCallAnalyzer();
 
   /// Findings for one function definition (a lambda's call operator or a
-  /// template instantiation included). Dependent (uninstantiated) code,
-  /// declarations without a body, and functions over budget yield none.
+  /// template instantiation included; for a constructor, its
+  /// mem-initializers too). Dependent (uninstantiated) code, declarations
+  /// without a body, and functions over budget yield none. When the status is
+  /// BudgetExceeded, Budget (if given) is set to the option that names the
+  /// budget that ran out: `MaxBlockVisits` or `MaxSolverIterations`.
   std::vector<Finding> analyze(const clang::FunctionDecl &FD,
-                               AnalysisStatus *Status = nullptr);
+                               AnalysisStatus *Status = nullptr,
+                               std::string *Budget = nullptr);
 
   const AnalysisOptions &options() const;
 

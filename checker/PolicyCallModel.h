@@ -23,6 +23,7 @@
 
 #include "ASTHelpers.h"
 #include "CallableTypes.h"
+#include "CallableValues.h"
 #include "PathFacts.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -43,12 +44,6 @@ class CallResultOracle {
 public:
   virtual ~CallResultOracle();
   virtual Emptiness classifyCallResult(const clang::CallExpr &Call) = 0;
-};
-
-/// The two booleans the model keeps for one nullable callable value.
-struct CallableState {
-  const clang::dataflow::BoolValue *NonEmpty = nullptr;
-  const clang::dataflow::BoolValue *Tracked = nullptr;
 };
 
 class PolicyCallModel
@@ -91,7 +86,6 @@ public:
                                 const CallableTypes &Types);
 
 private:
-  class Transfer;
   const CallableTypes &Types;
   CallResultOracle &Oracle;
   PathFacts &Facts;

@@ -48,23 +48,6 @@ std::optional<std::string> parameterKey(const ParmVarDecl &P) {
   return "p:" + K->substr(2) + "#" + std::to_string(P.getFunctionScopeIndex());
 }
 
-bool isEmptyValue(const Expr *E, ASTContext &Ctx) {
-  E = stripNoise(E);
-  if (!E)
-    return false;
-  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
-    if (CE->getNumArgs() == 0)
-      return true;
-    return isEmptyValue(CE->getArg(0), Ctx);
-  }
-  if (const auto *ILE = dyn_cast<InitListExpr>(E))
-    return ILE->getNumInits() == 0 ||
-           (ILE->getNumInits() == 1 && isEmptyValue(ILE->getInit(0), Ctx));
-  if (isa<ImplicitValueInitExpr, CXXScalarValueInitExpr>(E))
-    return true;
-  return isNullLiteral(E, Ctx);
-}
-
 const FunctionDecl *namedFunction(const FunctionDecl &FD) {
   const FunctionDecl *F = &FD;
   while (const auto *MD = dyn_cast<CXXMethodDecl>(F)) {
@@ -104,19 +87,23 @@ FactLoc factLoc(SourceLocation Loc, const SourceManager &SM,
 
 namespace {
 
-/// Every value assigned to V in a body (`V = x`), in source order.
-class AssignmentFinder : public RecursiveASTVisitor<AssignmentFinder> {
+/// Walks a body once and files every assignment and escape under the local
+/// it touches.
+class AssignmentWalker : public RecursiveASTVisitor<AssignmentWalker> {
 public:
-  explicit AssignmentFinder(const VarDecl &V) : V(V) {}
+  explicit AssignmentWalker(
+      llvm::DenseMap<const VarDecl *, LocalAssignments::Entry> &Out)
+      : Out(Out) {}
   bool VisitBinaryOperator(BinaryOperator *BO) {
-    if (BO->getOpcode() == BO_Assign && refersToV(BO->getLHS()))
-      Values.push_back(BO->getRHS());
+    if (BO->getOpcode() == BO_Assign)
+      if (const VarDecl *V = local(BO->getLHS()))
+        Out[V].Values.push_back(BO->getRHS());
     return true;
   }
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
-    if (OC->getOperator() == OO_Equal && OC->getNumArgs() == 2 &&
-        refersToV(OC->getArg(0)))
-      Values.push_back(OC->getArg(1));
+    if (OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
+      if (const VarDecl *V = local(OC->getArg(0)))
+        Out[V].Values.push_back(OC->getArg(1));
     return true;
   }
   // Passed by non-const reference or by address: the callee may assign it.
@@ -125,7 +112,8 @@ public:
     if (movedFromObject(C))
       return true; // std::move(V) only casts; what receives it is seen.
     for (unsigned I = 0; I < C->getNumArgs(); ++I) {
-      if (!refersToV(C->getArg(I)))
+      const VarDecl *V = local(C->getArg(I));
+      if (!V)
         continue;
       unsigned P = I;
       if (isa<CXXOperatorCallExpr>(C) && isa_and_nonnull<CXXMethodDecl>(FD)) {
@@ -134,37 +122,36 @@ public:
         P = I - 1;
       }
       if (!FD || P >= FD->getNumParams()) {
-        Escapes = true;
+        Out[V].Escapes = true;
         continue;
       }
       QualType T = FD->getParamDecl(P)->getType();
       if (T->isLValueReferenceType() && !T->getPointeeType().isConstQualified())
-        Escapes = true;
+        Out[V].Escapes = true;
     }
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator *UO) {
-    if (UO->getOpcode() == UO_AddrOf && refersToV(UO->getSubExpr()))
-      Escapes = true;
+    if (UO->getOpcode() == UO_AddrOf)
+      if (const VarDecl *V = local(UO->getSubExpr()))
+        Out[V].Escapes = true;
     return true;
   }
   bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-  std::vector<const Expr *> Values;
-  bool Escapes = false;
 
 private:
-  bool refersToV(const Expr *E) {
-    const auto *DRE = dyn_cast<DeclRefExpr>(stripNoise(E));
-    return DRE && DRE->getDecl() == &V;
+  static const VarDecl *local(const Expr *E) {
+    const auto *DRE = dyn_cast_or_null<DeclRefExpr>(stripNoise(E));
+    return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   }
-  const VarDecl &V;
+  llvm::DenseMap<const VarDecl *, LocalAssignments::Entry> &Out;
 };
 
 class SourceCollector {
 public:
   SourceCollector(const FunctionDecl &Owner, ASTContext &Ctx,
-                  const CallableTypes &Types)
-      : Owner(Owner), Ctx(Ctx), Types(Types) {}
+                  const CallableTypes &Types, const LocalAssignments &Assigns)
+      : Owner(Owner), Ctx(Ctx), Types(Types), Assigns(Assigns) {}
 
   void collect(const Expr *E, unsigned Depth) {
     E = stripNoise(E);
@@ -285,13 +272,12 @@ private:
       collect(Init, Depth + 1);
     else
       Out.EmptyLocally = true; // Default-constructed or uninitialised.
-    if (!Owner.getBody())
+    const LocalAssignments::Entry *A = Assigns.find(*V);
+    if (!A)
       return;
-    AssignmentFinder Finder(*V);
-    Finder.TraverseStmt(Owner.getBody());
-    if (Finder.Escapes)
+    if (A->Escapes)
       Out.Complete = false;
-    for (const Expr *Value : Finder.Values)
+    for (const Expr *Value : A->Values)
       collect(Value, Depth + 1);
   }
 
@@ -309,13 +295,28 @@ private:
   const FunctionDecl &Owner;
   ASTContext &Ctx;
   const CallableTypes &Types;
+  const LocalAssignments &Assigns;
 };
 
 } // namespace
 
+LocalAssignments::LocalAssignments(const FunctionDecl &Owner) {
+  if (Stmt *Body = Owner.getBody())
+    AssignmentWalker(ByVar).TraverseStmt(Body);
+}
+
+const LocalAssignments::Entry *LocalAssignments::find(const VarDecl &V) const {
+  auto It = ByVar.find(&V);
+  return It == ByVar.end() ? nullptr : &It->second;
+}
+
 SourceSet sourcesOf(const Expr &E, const FunctionDecl &Owner, ASTContext &Ctx,
-                    const CallableTypes &Types) {
-  SourceCollector C(Owner, Ctx, Types);
+                    const CallableTypes &Types,
+                    const LocalAssignments *Assigns) {
+  std::optional<LocalAssignments> Own;
+  if (!Assigns)
+    Assigns = &Own.emplace(Owner);
+  SourceCollector C(Owner, Ctx, Types, *Assigns);
   C.collect(&E, 0);
   return std::move(C.Out);
 }

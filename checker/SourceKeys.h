@@ -11,11 +11,13 @@
 #ifndef WRAPGUARD_CHECKER_SOURCEKEYS_H
 #define WRAPGUARD_CHECKER_SOURCEKEYS_H
 
+#include "ASTHelpers.h"
 #include "CallableTypes.h"
 #include "ProjectFacts.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,20 +47,39 @@ struct SourceSet {
   bool Complete = true;
 };
 
+/// Every assignment to, and escape of, the locals of one function, found in
+/// one walk of its body. sourcesOf follows a local through it; a caller that
+/// asks about many expressions of one function builds it once, which keeps
+/// the cost linear in the body (one walk per question was quadratic).
+class LocalAssignments {
+public:
+  struct Entry {
+    /// Values assigned (`V = x`), in source order.
+    std::vector<const clang::Expr *> Values;
+    /// Passed by non-const reference or by address: a callee may assign it.
+    bool Escapes = false;
+  };
+  explicit LocalAssignments(const clang::FunctionDecl &Owner);
+  /// Null when V is never assigned nor escapes.
+  const Entry *find(const clang::VarDecl &V) const;
+
+private:
+  llvm::DenseMap<const clang::VarDecl *, Entry> ByVar;
+};
+
 /// The sources E's value may come from, read off the syntax of Owner's body:
 /// a call, a field, a parameter, or a local whose initialisations and
-/// assignments are followed (a few levels deep).
+/// assignments are followed (a few levels deep). Assigns, when given, is
+/// Owner's; otherwise one is built for this call.
 SourceSet sourcesOf(const clang::Expr &E, const clang::FunctionDecl &Owner,
-                    clang::ASTContext &Ctx, const CallableTypes &Types);
+                    clang::ASTContext &Ctx, const CallableTypes &Types,
+                    const LocalAssignments *Assigns = nullptr);
 
 /// If E tests a nullable callable for emptiness (`if (f)`, `f != nullptr`,
 /// `o.has_value()`, `static_cast<bool>(p)`), the tested expression.
 const clang::Expr *testedCallable(const clang::Expr &E,
                                   const CallableTypes &Types,
                                   clang::ASTContext &Ctx);
-
-/// `nullptr`, `{}`, `Fn()`, `Fn(nullptr)`: a value that is empty as written.
-bool isEmptyValue(const clang::Expr *E, clang::ASTContext &Ctx);
 
 /// The function a reader knows code by: lambdas report as their enclosing
 /// function.

@@ -2,6 +2,7 @@
 
 #include "UncheckedPolicyCallCheck.h"
 #include "SourceKeys.h"
+#include "clang-tidy/utils/OptionsUtils.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -10,15 +11,36 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
 #include <mutex>
 
 using namespace clang;
 using namespace clang::ast_matchers;
 
+llvm::ArrayRef<std::pair<wrapguard::FixMode, StringRef>>
+tidy::OptionEnumMapping<wrapguard::FixMode>::getEnumMapping() {
+  using wrapguard::FixMode;
+  using wrapguard::fixModeName;
+  static const std::pair<FixMode, StringRef> Mapping[] = {
+      {FixMode::Guard, fixModeName(FixMode::Guard)},
+      {FixMode::None, fixModeName(FixMode::None)},
+      {FixMode::Shim, fixModeName(FixMode::Shim)},
+  };
+  return Mapping;
+}
+
 namespace wrapguard {
 
 static constexpr llvm::StringLiteral FuncID = "func";
 static constexpr llvm::StringLiteral LambdaID = "lambda";
+
+/// Whether Pattern compiles with Flags, as the analysis compiles it
+/// (PolicySummaries and resolve ignore case, CallableTypes does not); Error
+/// says why not.
+static bool validRegex(StringRef Pattern, llvm::Regex::RegexFlags Flags,
+                       std::string &Error) {
+  return llvm::Regex(Pattern, Flags).isValid(Error);
+}
 
 UncheckedPolicyCallCheck::UncheckedPolicyCallCheck(
     StringRef Name, tidy::ClangTidyContext *Context)
@@ -27,22 +49,39 @@ UncheckedPolicyCallCheck::UncheckedPolicyCallCheck(
                                         tidy::utils::IncludeSorter::IS_LLVM),
                areDiagsSelfContained()) {
   AnalysisOptions Defaults;
+  // A regular expression that does not compile is a configuration problem,
+  // and the option's default applies: an invalid PolicyNames would otherwise
+  // match nothing, silently.
+  auto BadRegex = [&](StringRef Option, StringRef Pattern, StringRef Error,
+                      StringRef Default) {
+    configurationDiag("invalid regular expression '%0' in option '%1.%2': "
+                      "%3; using the default %4")
+        << Pattern << Name << Option << Error << Default;
+  };
+
   Config.PolicyNames =
       Options.get("PolicyNames", StringRef(Defaults.PolicyNames)).str();
-  RawNullableTypes = Options.get("NullableCallableTypes", "").str();
-  llvm::SmallVector<StringRef> Parts;
-  StringRef(RawNullableTypes).split(Parts, ';', -1, /*KeepEmpty=*/false);
-  for (StringRef P : Parts)
-    if (!P.trim().empty())
-      Config.NullableCallableTypes.push_back(P.trim().str());
-  Config.StrictMode = Options.get("StrictMode", false);
-  RawFixMode = Options.get("FixMode", "guard").str();
-  if (!parseFixMode(RawFixMode, Config.Fix)) {
-    configurationDiag("invalid FixMode '%0' for %1; expected 'guard', 'none' "
-                      "or 'shim'; using 'guard'")
-        << RawFixMode << Name;
-    Config.Fix = FixMode::Guard;
+  if (std::string Error;
+      !validRegex(Config.PolicyNames, llvm::Regex::IgnoreCase, Error)) {
+    BadRegex("PolicyNames", Config.PolicyNames, Error,
+             "'" + Defaults.PolicyNames + "'");
+    Config.PolicyNames = Defaults.PolicyNames;
   }
+
+  for (StringRef Pattern : tidy::utils::options::parseStringList(
+           Options.get("NullableCallableTypes", ""))) {
+    if (std::string Error; !validRegex(Pattern, llvm::Regex::NoFlags, Error)) {
+      BadRegex("NullableCallableTypes", Pattern, Error, "(no extra types)");
+      Config.NullableCallableTypes = Defaults.NullableCallableTypes;
+      break;
+    }
+    Config.NullableCallableTypes.push_back(Pattern.str());
+  }
+
+  Config.StrictMode = Options.get("StrictMode", false);
+  // An unknown value is reported by clang-tidy (with a suggestion when it is
+  // close to a valid one), and the default applies.
+  Config.Fix = Options.get("FixMode", FixMode::Guard);
   Config.ShimHeader =
       Options.get("ShimHeader", StringRef(Defaults.ShimHeader)).str();
   Config.MaxSolverIterations =
@@ -50,19 +89,24 @@ UncheckedPolicyCallCheck::UncheckedPolicyCallCheck(
   Config.MaxBlockVisits =
       Options.get("MaxBlockVisits", Defaults.MaxBlockVisits);
   FactsFile = Options.get("FactsFile", "").str();
+  ReportSkippedFunctions = Options.get("ReportSkippedFunctions", false);
   Config.DeferToProjectFacts = true;
 }
 
 void UncheckedPolicyCallCheck::storeOptions(
     tidy::ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "PolicyNames", Config.PolicyNames);
-  Options.store(Opts, "NullableCallableTypes", RawNullableTypes);
+  std::vector<StringRef> Types(Config.NullableCallableTypes.begin(),
+                               Config.NullableCallableTypes.end());
+  Options.store(Opts, "NullableCallableTypes",
+                tidy::utils::options::serializeStringList(Types));
   Options.store(Opts, "StrictMode", Config.StrictMode);
-  Options.store(Opts, "FixMode", fixModeName(Config.Fix));
+  Options.store(Opts, "FixMode", Config.Fix);
   Options.store(Opts, "ShimHeader", Config.ShimHeader);
   Options.store(Opts, "MaxSolverIterations", Config.MaxSolverIterations);
   Options.store(Opts, "MaxBlockVisits", Config.MaxBlockVisits);
   Options.store(Opts, "FactsFile", FactsFile);
+  Options.store(Opts, "ReportSkippedFunctions", ReportSkippedFunctions);
   Options.store(Opts, "IncludeStyle", Inserter.getStyle());
 }
 
@@ -119,14 +163,44 @@ void UncheckedPolicyCallCheck::checkFunction(
     Analyzer = std::make_unique<PolicyCallAnalyzer>(*Result.Context, Config);
     AnalyzerCtx = Result.Context;
     Reported.clear();
+    SkipReported.clear();
   }
 
-  for (Finding &F : Analyzer->analyze(*FD)) {
+  AnalysisStatus Status = AnalysisStatus::Skipped;
+  std::string Budget;
+  std::vector<Finding> Findings = Analyzer->analyze(*FD, &Status, &Budget);
+  if (Status == AnalysisStatus::Analyzed) {
+    if (TUEvidence *Sink = scannerEvidence())
+      ++Sink->Analysed;
+  } else if (Status == AnalysisStatus::BudgetExceeded) {
+    skipped(*FD, Budget, *Result.SourceManager);
+  }
+  for (Finding &F : Findings) {
     if (F.Deferred)
       Pending.push_back(std::move(F));
     else
       emit(F, *Result.SourceManager, "", {});
   }
+}
+
+void UncheckedPolicyCallCheck::skipped(const FunctionDecl &FD, StringRef Budget,
+                                       const SourceManager &SM) {
+  // Instantiations of one template share a spelling: one skip for them all.
+  SourceLocation Loc = FD.getLocation();
+  if (!SkipReported.insert(SM.getSpellingLoc(Loc).getRawEncoding()).second)
+    return;
+  if (TUEvidence *Sink = scannerEvidence())
+    Sink->Skipped.push_back({factLoc(Loc, SM, &FD), Budget.str()});
+  if (!ReportSkippedFunctions)
+    return;
+  std::int64_t Limit = Budget == "MaxSolverIterations"
+                           ? Config.MaxSolverIterations
+                           : std::int64_t(Config.MaxBlockVisits);
+  const FunctionDecl *Named = namedFunction(FD);
+  diag(Loc, "%select{function|lambda in}0 '%1' was not analysed: it exceeds "
+            "the budget %2 (%3)")
+      << (Named != &FD) << Named->getQualifiedNameAsString() << Budget
+      << std::to_string(Limit);
 }
 
 void UncheckedPolicyCallCheck::emit(const Finding &F, const SourceManager &SM,
@@ -267,6 +341,7 @@ void UncheckedPolicyCallCheck::onEndOfTranslationUnit() {
   Analyzer.reset();
   AnalyzerCtx = nullptr;
   Reported.clear();
+  SkipReported.clear();
 }
 
 } // namespace wrapguard

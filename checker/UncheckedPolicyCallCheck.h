@@ -16,6 +16,15 @@
 #include "llvm/ADT/DenseSet.h"
 #include <memory>
 
+namespace clang::tidy {
+/// FixMode's spellings in CheckOptions: `guard`, `none`, `shim`; clang-tidy
+/// reports any other value as a configuration problem.
+template <> struct OptionEnumMapping<wrapguard::FixMode> {
+  static llvm::ArrayRef<std::pair<wrapguard::FixMode, llvm::StringRef>>
+  getEnumMapping();
+};
+} // namespace clang::tidy
+
 namespace wrapguard {
 
 class UncheckedPolicyCallCheck : public clang::tidy::ClangTidyCheck {
@@ -39,6 +48,10 @@ private:
   void
   checkFunction(const clang::FunctionDecl &FD,
                 const clang::ast_matchers::MatchFinder::MatchResult &Result);
+  /// A function the analysis gave up on: handed to the scanner, and
+  /// reported when ReportSkippedFunctions is set (once per spelling).
+  void skipped(const clang::FunctionDecl &FD, llvm::StringRef Budget,
+               const clang::SourceManager &SM);
   /// Emits F (once per spelling), with Extra notes at F.OriginLoc.
   void emit(const Finding &F, const clang::SourceManager &SM,
             llvm::StringRef Prefix, llvm::ArrayRef<Evidence> Extra);
@@ -51,18 +64,19 @@ private:
 
   AnalysisOptions Config;
   std::string FactsFile;
+  bool ReportSkippedFunctions = false;
   std::shared_ptr<const ProjectFacts> LoadedFacts;
   bool FactsFileTried = false;
   /// Candidates of the current TU, decided at its end.
   std::vector<Finding> Pending;
-  std::string RawFixMode;
-  std::string RawNullableTypes;
   clang::tidy::utils::IncludeInserter Inserter;
   std::unique_ptr<PolicyCallAnalyzer> Analyzer;
   const clang::ASTContext *AnalyzerCtx = nullptr;
   // A template instantiated many times, or a lambda nested in one, yields the
   // same finding at the same spelling; it is reported once.
   llvm::DenseSet<unsigned> Reported;
+  /// Skipped functions already handed over or reported, by spelling.
+  llvm::DenseSet<unsigned> SkipReported;
 };
 
 } // namespace wrapguard

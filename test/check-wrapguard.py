@@ -38,6 +38,8 @@ Tool paths come from the environment that test/lit.cfg.py sets
 WRAPGUARD_CLANGXX, WRAPGUARD_SHIM_INCLUDE), from the LLVM package the
 build found; outside lit they default to LLVM 19's versioned tools on PATH
 (clang-tidy-19, FileCheck-19, clang++-19) and build/lib/libwrapguard-tidy.so.
+WRAPGUARD_STDLIB_FLAGS (e.g. -stdlib=libc++, in the suite's libc++ run) is
+added to both compile commands, clang-tidy's and clang++'s.
 """
 
 import os
@@ -155,7 +157,9 @@ def main(argv):
     note_prefixes = [p for p in prefixes("NOTES", opts["suffixes"]) if has_prefix(original, p)]
     fix_prefixes = [p for p in prefixes("FIXES", opts["suffixes"]) if has_prefix(original, p)]
 
-    base_args = ["-std=c++17"] + opts["extra"]
+    # WRAPGUARD_STDLIB_FLAGS: -stdlib=libc++ in the libc++ run of the suite.
+    base_args = ["-std=c++17"] + shlex.split(os.environ.get("WRAPGUARD_STDLIB_FLAGS", "")) + \
+        opts["extra"]
     cmd = [clang_tidy, "--load=" + plugin, "--checks=" + CHECK_NAME_GLOB]
     if opts["fix"]:
         cmd.append("--fix")

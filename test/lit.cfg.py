@@ -1,6 +1,14 @@
 # lit configuration shared by test/checkers (the clang-tidy check) and
 # test/scanner (the standalone scanner). Run through CTest, which passes the
 # build's lit.site.cfg.py as the parameter wrapguard_site_config.
+#
+# The parameter wrapguard_stdlib (libstdc++, the default, or libc++) picks the
+# C++ standard library the tests' code is analysed and compiled against: CTest
+# runs test/checkers once with each (lit-checkers, lit-checkers-libcxx).
+# With libc++, -stdlib=libc++ is appended to every compile command that
+# test/check-wrapguard.py runs (clang-tidy and the clang++ check of the fixed
+# file), and %stdlib_flags expands to it for RUN lines that build their own
+# commands.
 import os
 import shutil
 
@@ -18,6 +26,18 @@ else:
     config.excludes = ["Inputs"]
     config.test_source_root = os.path.dirname(__file__)
     config.test_exec_root = os.path.join(config.wrapguard_obj_root, "test")
+
+    stdlib = lit_config.params.get("wrapguard_stdlib", "libstdc++")
+    if stdlib not in ("libstdc++", "libc++"):
+        lit_config.fatal("wrapguard_stdlib must be libstdc++ or libc++, not '%s'" % stdlib)
+    stdlib_flags = "-stdlib=libc++" if stdlib == "libc++" else ""
+    if stdlib == "libc++":
+        config.name = "wrapguard-libc++"
+        # Its own Output folders, so that CTest can run both runs at once.
+        config.test_exec_root = os.path.join(config.wrapguard_obj_root, "test-libc++")
+        config.available_features.add("libcxx")
+    else:
+        config.available_features.add("libstdcxx")
 
     tools = config.llvm_tools_dir
     config.environment["PATH"] = os.pathsep.join(
@@ -39,6 +59,7 @@ else:
         ("%sarif_validate", os.path.join(node_bin, "sarif-multitool") + " validate"),
         ("%python", config.python_executable),
         ("%srcroot", src),
+        ("%stdlib_flags", stdlib_flags),
     ])
     # test/check-wrapguard.py (%check_wrapguard) finds its tools here.
     config.environment["WRAPGUARD_CLANG_TIDY"] = config.clang_tidy
@@ -46,5 +67,11 @@ else:
     config.environment["WRAPGUARD_FILECHECK"] = config.filecheck
     config.environment["WRAPGUARD_CLANGXX"] = config.clangxx
     config.environment["WRAPGUARD_SHIM_INCLUDE"] = os.path.join(src, "shim", "include")
-    if os.path.isdir("/usr/include/torch/csrc/api/include"):
+    config.environment["WRAPGUARD_STDLIB_FLAGS"] = stdlib_flags
+    # Tests that parse LibTorch's headers (REQUIRES: libtorch) are UNSUPPORTED
+    # in the libc++ run: Debian's libtorch-dev is built against libstdc++ (its
+    # API passes std::string, std::vector, std::function), so code built with
+    # -stdlib=libc++ cannot link with it, and analysing such code would test
+    # a build that cannot exist.
+    if os.path.isdir("/usr/include/torch/csrc/api/include") and stdlib == "libstdc++":
         config.available_features.add("libtorch")

@@ -214,7 +214,7 @@ VerifyResult verify_impl(const std::function<Root()> &make_clone,
   compare_steps(a, b, *plain.module, result);
   time_steps(plain, ckpt, inputs, options, a, b, result);
 
-  // Lands in the WRAPGUARD_TRACE file, where wrapguard-verify --sites finds it.
+  // Lands in the WRAPGUARD_TRACE file, where wrapguard join finds it.
   detail::SiteRegistry::instance().add_record("verifications",
                                               result.to_json());
   return result;

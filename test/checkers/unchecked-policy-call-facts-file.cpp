@@ -1,5 +1,5 @@
 // RUN: rm -rf %t.dir && mkdir -p %t.dir
-// RUN: %python %S/Inputs/facts-file/compile_db.py %t.dir %S/Inputs/facts-file/policies.cpp -I%S/Inputs/facts-file
+// RUN: %python %S/Inputs/facts-file/compile_db.py %t.dir %S/Inputs/facts-file/policies.cpp -I%S/Inputs/facts-file %stdlib_flags
 // RUN: %wrapguard index -p %t.dir -o %t.dir/facts.json
 // RUN: %check_wrapguard %s %t -check-suffix=FACTS \
 // RUN:   -config="{CheckOptions: {wrapguard-unchecked-policy-call.FactsFile: '%t.dir/facts.json'}}" -- -I%S/Inputs/facts-file

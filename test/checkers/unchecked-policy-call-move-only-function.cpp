@@ -1,4 +1,6 @@
 // RUN: %check_wrapguard %s %t -- -std=c++23
+// libc++ 19 has no std::move_only_function (libstdc++ 12 has it).
+// UNSUPPORTED: libcxx
 
 // std::move_only_function (C++23) is a nullable callable like std::function.
 

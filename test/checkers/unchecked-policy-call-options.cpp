@@ -17,7 +17,7 @@
 // DUMP-DAG: wrapguard-unchecked-policy-call.FixMode: guard
 // DUMP-DAG: wrapguard-unchecked-policy-call.ShimHeader: 'wrapguard/call.h'
 // DUMP-DAG: wrapguard-unchecked-policy-call.MaxSolverIterations: '20000000'
-// DUMP-DAG: wrapguard-unchecked-policy-call.MaxBlockVisits: '10000'
+// DUMP-DAG: wrapguard-unchecked-policy-call.MaxBlockVisits: '50000'
 // DUMP-DAG: wrapguard-unchecked-policy-call.IncludeStyle: llvm
 //
 // A set option shows up in --dump-config too.
@@ -35,7 +35,7 @@ IntFn fetch_wrapper();
 IntFn fetch_checked_wrapper();
 IntFn get_policy();
 
-// CHECK-MESSAGES-BAD: warning: invalid FixMode 'bogus' for wrapguard-unchecked-policy-call; expected 'guard', 'none' or 'shim'; using 'guard' [clang-tidy-config]
+// CHECK-MESSAGES-BAD: warning: invalid configuration value 'bogus' for option 'wrapguard-unchecked-policy-call.FixMode' [clang-tidy-config]
 
 int fetched_by_file_policy_names(int x) {
   IntFn f = fetch_wrapper();

@@ -5,12 +5,15 @@ Usage: verify_cli.py CASE --verify BIN [--call-test BIN] [--scanner BIN]
 
 Cases (each a CTest entry, see test/shim/CMakeLists.txt):
   arguments      every numeric option rejects a bad value with a message and
-                 exit status 2, never std::terminate (issue 10, defect 3)
+                 exit status 2, never std::terminate (issue 10, defect 3);
+                 --sites says the join moved to `wrapguard join`
   odd-names      a trace whose file names hold quotes, backslashes and
-                 non-ASCII letters, joined with flagged-site lists in each
-                 format; every output line is valid JSON in UTF-8 (item 8)
-  scanner-sarif  SARIF and JSON written by the scanner itself: the function
-                 comes from logicalLocations[].fullyQualifiedName (defect 5)
+                 non-ASCII letters, joined by `wrapguard join` (--scanner)
+                 with flagged-site lists in each format; every output line
+                 is valid JSON in UTF-8 (item 8)
+  scanner-sarif  SARIF and JSON written by the scanner itself, joined by it:
+                 the function comes from
+                 logicalLocations[].fullyQualifiedName (defect 5)
 """
 import argparse
 import json
@@ -70,6 +73,11 @@ def case_arguments(args):
     for option in ["--steps", "--threads"]:
         expect_usage_error(args, option, "3000000000")  # more than an int holds
     expect_usage_error(args, "--steps", "-1")
+    # The join is the scanner's now (issue 10): say where it went.
+    p = run([args.verify, "--sites", "a.sarif", "--trace", "t.json"])
+    err = p.stderr.decode("utf-8", "replace")
+    check(p.returncode == 2 and "wrapguard join --sites" in err,
+          "--sites: exit status %d, stderr %r" % (p.returncode, err))
 
 
 def write(path, text):
@@ -78,7 +86,7 @@ def write(path, text):
 
 
 def join(args, sites, trace):
-    p = run([args.verify, "--sites", sites, "--trace", trace, "--json"])
+    p = run([args.scanner, "join", "--sites", sites, "--trace", trace, "--format=json"])
     check(p.returncode == 0, "--sites %s: exit status %d: %s"
           % (os.path.basename(sites), p.returncode, p.stderr.decode("utf-8", "replace")))
     return json_lines(p.stdout, "--sites " + os.path.basename(sites))

@@ -45,7 +45,7 @@ TEST(AnalysisOptionsTest, DefaultsMatchTheDocumentation) {
   EXPECT_EQ(O.Fix, FixMode::Guard);
   EXPECT_EQ(O.ShimHeader, "wrapguard/call.h");
   EXPECT_EQ(O.MaxSolverIterations, 20000000);
-  EXPECT_EQ(O.MaxBlockVisits, 10000);
+  EXPECT_EQ(O.MaxBlockVisits, 50000);
 }
 
 } // namespace

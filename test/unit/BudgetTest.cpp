@@ -59,6 +59,7 @@ int bool_guarded(int x) {
 
 struct Outcome {
   AnalysisStatus Status = AnalysisStatus::Skipped;
+  std::string Budget;
   size_t Findings = 0;
   double Seconds = 0;
 };
@@ -77,6 +78,7 @@ Outcome run(const std::string &Body, const char *Name,
   EXPECT_NE(R, nullptr) << Name;
   if (R) {
     O.Status = R->Status;
+    O.Budget = R->Budget;
     O.Findings = R->Findings.size();
   }
   return O;
@@ -85,6 +87,7 @@ Outcome run(const std::string &Body, const char *Name,
 TEST(BudgetTest, SmallFunctionIsAnalysedWithinDefaults) {
   Outcome O = run(SmallLoop, "small_loop", AnalysisOptions());
   EXPECT_EQ(O.Status, AnalysisStatus::Analyzed);
+  EXPECT_EQ(O.Budget, "");
   EXPECT_EQ(O.Findings, 1u);
 }
 
@@ -99,6 +102,7 @@ TEST(BudgetTest, TinyBlockVisitBudgetSkipsSilently) {
   Tiny.MaxBlockVisits = 2;
   Outcome O = run(SmallLoop, "small_loop", Tiny);
   EXPECT_EQ(O.Status, AnalysisStatus::BudgetExceeded);
+  EXPECT_EQ(O.Budget, "MaxBlockVisits");
   EXPECT_EQ(O.Findings, 0u);
 }
 
@@ -107,6 +111,7 @@ TEST(BudgetTest, TinySolverBudgetSkipsSilently) {
   Tiny.MaxSolverIterations = 1;
   Outcome O = run(BoolGuarded, "bool_guarded", Tiny);
   EXPECT_EQ(O.Status, AnalysisStatus::BudgetExceeded);
+  EXPECT_EQ(O.Budget, "MaxSolverIterations");
   EXPECT_EQ(O.Findings, 0u);
 }
 

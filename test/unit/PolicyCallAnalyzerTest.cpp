@@ -251,5 +251,78 @@ TEST(PolicyCallAnalyzerTest, FixModeShimNeedsTheInclude) {
   ASSERT_FALSE(R->Findings.front().Fixes.empty());
 }
 
+TEST(PolicyCallAnalyzerTest, ConstructorInitializers) {
+  expectFindings(R"cc(
+    struct Trainer {
+      int loss_;
+      explicit Trainer(int x)
+          : loss_(get_policy()(x)) {} // [[unsafe]]
+    };
+    struct Hooked {
+      IntFn hook_;
+      int v_;
+      Hooked()
+          : hook_(nullptr),
+            v_(hook_(1)) {} // [[always]]
+      explicit Hooked(int)
+          : hook_(identity), v_(hook_(2)) {}
+      explicit Hooked(long)
+          : hook_(get_policy()),
+            v_(hook_(3)) {} // [[unsafe]]
+    };
+    struct Guarded {
+      int v_;
+      explicit Guarded(IntFn f) : v_(f ? f(1) : 0) {}
+    };
+    struct Defaulted {
+      IntFn fn_ = no_wrap_policy();
+      int v_ = fn_(4); // [[always]]
+      Defaulted() {}
+    };
+    struct Base {
+      explicit Base(int);
+    };
+    struct Derived : Base {
+      Derived() : Base(no_wrap_policy()(5)) {} // [[always]]
+    };
+    struct Delegating {
+      int v_;
+      explicit Delegating(int v) : v_(v) {}
+      Delegating() : Delegating(get_policy()(6)) {} // [[unsafe]]
+    };
+  )cc");
+  AnalysisOptions Strict;
+  Strict.StrictMode = true;
+  expectFindings(R"cc(
+    struct W {
+      int v_;
+      explicit W(IntFn f) : v_(f(1)) {} // [[unsafe]]
+      W(IntFn f, int) : v_(f ? f(1) : 0) {}
+    };
+  )cc",
+                 Strict);
+}
+
+TEST(PolicyCallAnalyzerTest, InitializerFixIsAnExpression) {
+  AnalysisOptions Strict;
+  Strict.StrictMode = true;
+  std::string Code = std::string(Prelude) + R"cc(
+    struct W {
+      int v_;
+      explicit W(IntFn f) : v_(f(1)) {}
+    };
+  )cc";
+  auto AST = test::parse(Code);
+  ASSERT_TRUE(AST);
+  auto Results = test::analyzeAll(*AST, Strict);
+  const test::FunctionResult *R = test::find(Results, "W");
+  ASSERT_NE(R, nullptr);
+  EXPECT_EQ(R->Status, AnalysisStatus::Analyzed);
+  ASSERT_EQ(R->Findings.size(), 1u);
+  const Finding &F = R->Findings.front();
+  ASSERT_EQ(F.Fixes.size(), 1u);
+  EXPECT_EQ(F.Fixes.front().CodeToInsert, "(f ? f(1) : 1)");
+}
+
 } // namespace
 } // namespace wrapguard

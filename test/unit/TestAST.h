@@ -32,6 +32,8 @@ std::unique_ptr<clang::ASTUnit> parse(llvm::StringRef Code);
 struct FunctionResult {
   std::string Name;
   AnalysisStatus Status = AnalysisStatus::Skipped;
+  /// The budget's option when Status is BudgetExceeded.
+  std::string Budget;
   std::vector<Finding> Findings;
 };
 

@@ -128,61 +128,60 @@ DefSummary randomSummary(Gen &G) {
   return DefSummary::Unknown;
 }
 
-/// The facts one TU records.
-ProjectFacts generateTU(unsigned TU, unsigned NumHeaders, Gen &G) {
-  ProjectFacts Facts;
-  std::string File = tuFile(TU);
-  std::string Caller = formatv("trainer::{0}::run_{1}", moduleOf(TU), TU).str();
-
-  // Headers: every includer sees the same inline definitions and
-  // constructors, and tests some of their values itself.
-  for (unsigned I = 0; I < HeadersPerTU; ++I) {
-    unsigned H = (TU * 31 + I * 7919) % NumHeaders;
-    std::string HFile = headerFile(H);
-    // The definitions' summaries depend on the header only.
-    Gen HG(H * 2654435761u + Seed);
-    for (unsigned K = 0; K < FunctionsPerHeader; ++K) {
-      std::string Name =
-          formatv("trainer::{0}::make_hook_{1}_{2}", moduleOf(H), H, K).str();
-      SourceFacts &S =
-          Facts.get("f:" + headerFunctionUSR(H, K), SourceKind::Function, Name);
-      S.Definition = randomSummary(HG);
-      if (S.Definition == DefSummary::MayBeEmpty ||
-          S.Definition == DefSummary::AlwaysEmpty)
-        S.EmptyReturn = loc(HFile, 20 + K * 12, Name);
-      if (G.chance(0.2)) {
-        ++S.Tested;
-        S.TestedAt = loc(File, 100 + K, Caller);
-      }
-    }
-    for (unsigned K = 0; K < FieldsPerHeader; ++K) {
-      std::string Name =
-          formatv("trainer::{0}::Hooks{1}::after_step_{2}", moduleOf(H), H, K)
-              .str();
-      SourceFacts &S =
-          Facts.get(formatv("m:{0}@FI@after_step_{1}", classUSR(H), K).str(),
-                    SourceKind::Field, Name);
-      bool LeavesEmpty = HG.chance(0.15);
-      for (unsigned C = 0; C < 2; ++C) {
-        CtorFact Ctor;
-        Ctor.Name = C == 0 ? formatv("Hooks{0}()", H).str()
-                           : formatv("Hooks{0}(int, int)", H).str();
-        Ctor.SetsField = !(LeavesEmpty && C == 1);
-        Ctor.Loc = loc(HFile, 80 + C * 5, "");
-        S.Constructors[formatv("{0}@F@Hooks{1}#{2}", classUSR(H), H,
-                               C == 0 ? "" : "I#I#")
-                           .str()] = Ctor;
-      }
-      if (HG.chance(0.1))
-        S.EmptiedAt = loc(HFile, 120 + K, Name + "_reset");
-      if (G.chance(0.15)) {
-        ++S.Tested;
-        S.TestedAt = loc(File, 140 + K, Caller);
-      }
+/// The facts of header \p H as one of its includers records them: every
+/// includer sees the same inline definitions and constructors, and tests
+/// some of their values itself.
+void addHeaderFacts(ProjectFacts &Facts, unsigned H, const std::string &File,
+                    const std::string &Caller, Gen &G) {
+  std::string HFile = headerFile(H);
+  // The definitions' summaries depend on the header only.
+  Gen HG(H * 2654435761u + Seed);
+  for (unsigned K = 0; K < FunctionsPerHeader; ++K) {
+    std::string Name =
+        formatv("trainer::{0}::make_hook_{1}_{2}", moduleOf(H), H, K).str();
+    SourceFacts &S =
+        Facts.get("f:" + headerFunctionUSR(H, K), SourceKind::Function, Name);
+    S.Definition = randomSummary(HG);
+    if (S.Definition == DefSummary::MayBeEmpty ||
+        S.Definition == DefSummary::AlwaysEmpty)
+      S.EmptyReturn = loc(HFile, 20 + K * 12, Name);
+    if (G.chance(0.2)) {
+      ++S.Tested;
+      S.TestedAt = loc(File, 100 + K, Caller);
     }
   }
+  for (unsigned K = 0; K < FieldsPerHeader; ++K) {
+    std::string Name =
+        formatv("trainer::{0}::Hooks{1}::after_step_{2}", moduleOf(H), H, K)
+            .str();
+    SourceFacts &S =
+        Facts.get(formatv("m:{0}@FI@after_step_{1}", classUSR(H), K).str(),
+                  SourceKind::Field, Name);
+    bool LeavesEmpty = HG.chance(0.15);
+    for (unsigned C = 0; C < 2; ++C) {
+      CtorFact Ctor;
+      Ctor.Name = C == 0 ? formatv("Hooks{0}()", H).str()
+                         : formatv("Hooks{0}(int, int)", H).str();
+      Ctor.SetsField = !(LeavesEmpty && C == 1);
+      Ctor.Loc = loc(HFile, 80 + C * 5, "");
+      S.Constructors[formatv("{0}@F@Hooks{1}#{2}", classUSR(H), H,
+                             C == 0 ? "" : "I#I#")
+                         .str()] = Ctor;
+    }
+    if (HG.chance(0.1))
+      S.EmptiedAt = loc(HFile, 120 + K, Name + "_reset");
+    if (G.chance(0.15)) {
+      ++S.Tested;
+      S.TestedAt = loc(File, 140 + K, Caller);
+    }
+  }
+}
 
-  // Functions defined here.
+/// The facts of what TU \p TU defines and calls: its own functions, those of
+/// other TUs it calls (tests and untested calls only), and the callable
+/// parameters of its functions.
+void addOwnFacts(ProjectFacts &Facts, unsigned TU, const std::string &File,
+                 const std::string &Caller, Gen &G) {
   for (unsigned K = 0; K < OwnFunctions; ++K) {
     SourceFacts &S = Facts.get("f:" + functionUSR(TU, K), SourceKind::Function,
                                functionName(TU, K));
@@ -191,7 +190,6 @@ ProjectFacts generateTU(unsigned TU, unsigned NumHeaders, Gen &G) {
         S.Definition == DefSummary::AlwaysEmpty)
       S.EmptyReturn = loc(File, 30 + K * 15, functionName(TU, K));
   }
-  // Functions of other TUs called here: tests and untested calls only.
   for (unsigned K = 0; K < ForeignFunctions; ++K) {
     unsigned Other = G.below(NumTUs);
     unsigned OK = G.below(OwnFunctions);
@@ -204,7 +202,6 @@ ProjectFacts generateTU(unsigned TU, unsigned NumHeaders, Gen &G) {
       S.Untested += 1;
     }
   }
-  // Callable parameters of the functions defined here.
   for (unsigned K = 0; K < OwnParameters; ++K) {
     std::string Key =
         formatv("p:{0}#{1}", functionUSR(TU, K % OwnFunctions), K / 3).str();
@@ -216,6 +213,16 @@ ProjectFacts generateTU(unsigned TU, unsigned NumHeaders, Gen &G) {
     }
     S.Untested += G.below(3);
   }
+}
+
+/// The facts one TU records.
+ProjectFacts generateTU(unsigned TU, unsigned NumHeaders, Gen &G) {
+  ProjectFacts Facts;
+  std::string File = tuFile(TU);
+  std::string Caller = formatv("trainer::{0}::run_{1}", moduleOf(TU), TU).str();
+  for (unsigned I = 0; I < HeadersPerTU; ++I)
+    addHeaderFacts(Facts, (TU * 31 + I * 7919) % NumHeaders, File, Caller, G);
+  addOwnFacts(Facts, TU, File, Caller, G);
   return Facts;
 }
 
@@ -266,6 +273,148 @@ double median(std::vector<double> V) {
   return N % 2 ? V[N / 2] : (V[N / 2 - 1] + V[N / 2]) / 2;
 }
 
+/// The generated project: each TU's facts as the JSON text a file would
+/// hold, and the candidates.
+struct Inputs {
+  unsigned NumHeaders = 1;
+  std::vector<std::string> Texts;
+  size_t Bytes = 0, PerTUSources = 0;
+  std::vector<Candidate> Candidates;
+};
+
+Inputs generateInputs() {
+  Inputs In;
+  In.NumHeaders = std::max(1u, NumTUs / 10);
+  Gen G(Seed);
+  In.Texts.reserve(NumTUs);
+  for (unsigned TU = 0; TU < NumTUs; ++TU) {
+    ProjectFacts F = generateTU(TU, In.NumHeaders, G);
+    In.PerTUSources += F.size();
+    In.Texts.push_back(formatv("{0}", F.toJSON()).str());
+    In.Bytes += In.Texts.back().size();
+  }
+  In.Candidates = generateCandidates(In.NumHeaders, G);
+  return In;
+}
+
+/// Each phase's time in each run, and what the last run produced.
+struct Timings {
+  std::vector<double> Parse, ParseText, Merge, Resolve, Total, Write, Read;
+  size_t Merged = 0, Reported = 0, MergedBytes = 0;
+};
+
+bool failed(Error Err) {
+  errs() << "wrapguard-bench-facts: " << toString(std::move(Err)) << "\n";
+  return false;
+}
+
+/// Parses the per-TU texts and merges them; false on a parse error.
+bool parseAndMerge(const Inputs &In, Timings &T, ProjectFacts &All) {
+  auto T0 = Clock::now();
+  std::vector<ProjectFacts> PerTU;
+  PerTU.reserve(NumTUs);
+  double InText = 0; // Of the parse: JSON text to json::Value.
+  for (const std::string &Text : In.Texts) {
+    auto P0 = Clock::now();
+    Expected<json::Value> V = json::parse(Text);
+    InText += seconds(P0, Clock::now());
+    if (!V)
+      return failed(V.takeError());
+    Expected<ProjectFacts> F = ProjectFacts::fromJSON(*V);
+    if (!F)
+      return failed(F.takeError());
+    PerTU.push_back(std::move(*F));
+  }
+  auto T1 = Clock::now();
+  for (const ProjectFacts &F : PerTU)
+    All.merge(F);
+  auto T2 = Clock::now();
+  T.Parse.push_back(seconds(T0, T1));
+  T.ParseText.push_back(InText);
+  T.Merge.push_back(seconds(T1, T2));
+  return true;
+}
+
+/// The merged facts as the facts file (what `index` writes, and what
+/// FactsFile reads once per clang-tidy process): text, and back.
+bool writeAndRead(const ProjectFacts &All, Timings &T) {
+  auto W0 = Clock::now();
+  std::string File = formatv("{0:2}", All.toJSON()).str();
+  auto W1 = Clock::now();
+  Expected<json::Value> V = json::parse(File);
+  if (!V)
+    return failed(V.takeError());
+  Expected<ProjectFacts> Back = ProjectFacts::fromJSON(*V);
+  if (!Back || Back->size() != All.size()) {
+    errs() << "wrapguard-bench-facts: the facts file does not read back\n";
+    if (!Back)
+      consumeError(Back.takeError());
+    return false;
+  }
+  auto W2 = Clock::now();
+  T.Write.push_back(seconds(W0, W1));
+  T.Read.push_back(seconds(W1, W2));
+  T.MergedBytes = File.size();
+  return true;
+}
+
+/// One run of every phase; false on an error.
+bool timeRun(const Inputs &In, Timings &T) {
+  auto T0 = Clock::now();
+  ProjectFacts All;
+  if (!parseAndMerge(In, T, All))
+    return false;
+  auto T2 = Clock::now();
+  size_t Yes = 0;
+  for (const Candidate &C : In.Candidates)
+    Yes += resolve(All, C).Report;
+  auto T3 = Clock::now();
+  T.Resolve.push_back(seconds(T2, T3));
+  T.Total.push_back(seconds(T0, T3));
+  T.Merged = All.size();
+  T.Reported = Yes;
+  return writeAndRead(All, T);
+}
+
+void printJson(const Inputs &In, const Timings &T) {
+  outs() << formatv(
+      "{0:2}\n",
+      json::Value(json::Object{
+          {"tus", static_cast<int64_t>(NumTUs)},
+          {"headers", static_cast<int64_t>(In.NumHeaders)},
+          {"candidates", static_cast<int64_t>(NumCandidates)},
+          {"runs", static_cast<int64_t>(Runs)},
+          {"sources_per_tu", static_cast<double>(In.PerTUSources) / NumTUs},
+          {"input_bytes", static_cast<int64_t>(In.Bytes)},
+          {"merged_sources", static_cast<int64_t>(T.Merged)},
+          {"merged_file_bytes", static_cast<int64_t>(T.MergedBytes)},
+          {"reported", static_cast<int64_t>(T.Reported)},
+          {"parse_s", median(T.Parse)},
+          {"parse_json_text_s", median(T.ParseText)},
+          {"merge_s", median(T.Merge)},
+          {"resolve_s", median(T.Resolve)},
+          {"total_s", median(T.Total)},
+          {"facts_file_write_s", median(T.Write)},
+          {"facts_file_read_s", median(T.Read)}}));
+}
+
+void printText(const Inputs &In, const Timings &T) {
+  outs() << formatv("{0} TUs ({1:f1} sources each, {2} headers), {3:f1} MiB "
+                    "of per-TU JSON; {4} sources merged ({5:f1} MiB as a "
+                    "facts file); {6} candidates, {7} reported\n",
+                    NumTUs, static_cast<double>(In.PerTUSources) / NumTUs,
+                    In.NumHeaders, In.Bytes / 1048576.0, T.Merged,
+                    T.MergedBytes / 1048576.0, NumCandidates, T.Reported);
+  outs() << formatv("medians over {0} runs: parse {1:f3} s (of which JSON "
+                    "text {2:f3} s), merge {3:f3} s, resolve {4:f3} s, total "
+                    "{5:f3} s\n",
+                    Runs, median(T.Parse), median(T.ParseText), median(T.Merge),
+                    median(T.Resolve), median(T.Total));
+  outs() << formatv("the merged facts as a facts file: write {0:f3} s, read "
+                    "{1:f3} s\n",
+                    median(T.Write), median(T.Read));
+}
+
 } // namespace
 
 int main(int Argc, const char **Argv) {
@@ -279,119 +428,14 @@ int main(int Argc, const char **Argv) {
     errs() << "wrapguard-bench-facts: --tus and --runs must be positive\n";
     return 2;
   }
-  unsigned NumHeaders = std::max(1u, NumTUs / 10);
-
-  // The input: each TU's facts as the JSON text a file would hold.
-  Gen G(Seed);
-  std::vector<std::string> Texts;
-  Texts.reserve(NumTUs);
-  size_t Bytes = 0, PerTUSources = 0;
-  for (unsigned TU = 0; TU < NumTUs; ++TU) {
-    ProjectFacts F = generateTU(TU, NumHeaders, G);
-    PerTUSources += F.size();
-    Texts.push_back(formatv("{0}", F.toJSON()).str());
-    Bytes += Texts.back().size();
-  }
-  std::vector<Candidate> Candidates = generateCandidates(NumHeaders, G);
-
-  std::vector<double> Parse, ParseText, Merge, Resolve, Total, Write, Read;
-  size_t Merged = 0, Reported = 0, MergedBytes = 0;
-  for (unsigned Run = 0; Run < Runs; ++Run) {
-    auto T0 = Clock::now();
-    std::vector<ProjectFacts> PerTU;
-    PerTU.reserve(NumTUs);
-    double InText = 0; // Of the parse: JSON text to json::Value.
-    for (const std::string &Text : Texts) {
-      auto P0 = Clock::now();
-      Expected<json::Value> V = json::parse(Text);
-      InText += seconds(P0, Clock::now());
-      if (!V) {
-        errs() << "wrapguard-bench-facts: " << toString(V.takeError()) << "\n";
-        return 2;
-      }
-      Expected<ProjectFacts> F = ProjectFacts::fromJSON(*V);
-      if (!F) {
-        errs() << "wrapguard-bench-facts: " << toString(F.takeError()) << "\n";
-        return 2;
-      }
-      PerTU.push_back(std::move(*F));
-    }
-    auto T1 = Clock::now();
-    ProjectFacts All;
-    for (const ProjectFacts &F : PerTU)
-      All.merge(F);
-    auto T2 = Clock::now();
-    size_t Yes = 0;
-    for (const Candidate &C : Candidates)
-      Yes += resolve(All, C).Report;
-    auto T3 = Clock::now();
-    Parse.push_back(seconds(T0, T1));
-    ParseText.push_back(InText);
-    Merge.push_back(seconds(T1, T2));
-    Resolve.push_back(seconds(T2, T3));
-    Total.push_back(seconds(T0, T3));
-    Merged = All.size();
-    Reported = Yes;
-    // The merged facts as the facts file (what `index` writes, and what
-    // FactsFile reads once per clang-tidy process): text, and back.
-    auto W0 = Clock::now();
-    std::string File = formatv("{0:2}", All.toJSON()).str();
-    auto W1 = Clock::now();
-    Expected<json::Value> V = json::parse(File);
-    if (!V) {
-      errs() << "wrapguard-bench-facts: " << toString(V.takeError()) << "\n";
+  Inputs In = generateInputs();
+  Timings T;
+  for (unsigned Run = 0; Run < Runs; ++Run)
+    if (!timeRun(In, T))
       return 2;
-    }
-    Expected<ProjectFacts> Back = ProjectFacts::fromJSON(*V);
-    if (!Back || Back->size() != All.size()) {
-      errs() << "wrapguard-bench-facts: the facts file does not read back\n";
-      if (!Back)
-        consumeError(Back.takeError());
-      return 2;
-    }
-    auto W2 = Clock::now();
-    Write.push_back(seconds(W0, W1));
-    Read.push_back(seconds(W1, W2));
-    MergedBytes = File.size();
-  }
-
-  double MParse = median(Parse), MParseText = median(ParseText),
-         MMerge = median(Merge), MResolve = median(Resolve),
-         MTotal = median(Total), MWrite = median(Write), MRead = median(Read);
-  if (JsonOut) {
-    outs() << formatv(
-        "{0:2}\n",
-        json::Value(json::Object{
-            {"tus", static_cast<int64_t>(NumTUs)},
-            {"headers", static_cast<int64_t>(NumHeaders)},
-            {"candidates", static_cast<int64_t>(NumCandidates)},
-            {"runs", static_cast<int64_t>(Runs)},
-            {"sources_per_tu", static_cast<double>(PerTUSources) / NumTUs},
-            {"input_bytes", static_cast<int64_t>(Bytes)},
-            {"merged_sources", static_cast<int64_t>(Merged)},
-            {"merged_file_bytes", static_cast<int64_t>(MergedBytes)},
-            {"reported", static_cast<int64_t>(Reported)},
-            {"parse_s", MParse},
-            {"parse_json_text_s", MParseText},
-            {"merge_s", MMerge},
-            {"resolve_s", MResolve},
-            {"total_s", MTotal},
-            {"facts_file_write_s", MWrite},
-            {"facts_file_read_s", MRead}}));
-    return 0;
-  }
-  outs() << formatv("{0} TUs ({1:f1} sources each, {2} headers), {3:f1} MiB "
-                    "of per-TU JSON; {4} sources merged ({5:f1} MiB as a "
-                    "facts file); {6} candidates, {7} reported\n",
-                    NumTUs, static_cast<double>(PerTUSources) / NumTUs,
-                    NumHeaders, Bytes / 1048576.0, Merged,
-                    MergedBytes / 1048576.0, NumCandidates, Reported);
-  outs() << formatv("medians over {0} runs: parse {1:f3} s (of which JSON "
-                    "text {2:f3} s), merge {3:f3} s, resolve {4:f3} s, total "
-                    "{5:f3} s\n",
-                    Runs, MParse, MParseText, MMerge, MResolve, MTotal);
-  outs() << formatv("the merged facts as a facts file: write {0:f3} s, read "
-                    "{1:f3} s\n",
-                    MWrite, MRead);
+  if (JsonOut)
+    printJson(In, T);
+  else
+    printText(In, T);
   return 0;
 }

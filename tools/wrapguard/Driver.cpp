@@ -1,16 +1,20 @@
 //===- Driver.cpp - wrapguard: CI scanner built on clang-tidy -------------===//
 //
 // wrapguard -p BUILD [options] [files...]
+// wrapguard index -p BUILD -o FACTS.json [files...]
 // wrapguard merge [-o OUT] a.sarif b.sarif ...
+// wrapguard join --sites FLAGGED --trace TRACE [--format=text|json]
 //
 // Scans the translation units of a compilation database with the checks of
 // the wrapguard plugin, linked in, through clang-tidy's own library: the
 // same .clang-tidy discovery, NOLINT handling, header filter and fix
 // export. This file owns the command line, turns clang-tidy's errors into a
-// Report, and writes it; Scan.cpp runs the TUs.
+// Report, and writes it; Scan.cpp runs the TUs, Merge.cpp and Join.cpp are
+// the other subcommands.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Join.h"
 #include "PolicyCallAnalysis.h"
 #include "Report.h"
 #include "Scan.h"
@@ -31,7 +35,7 @@
 #include "llvm/Support/WithColor.h"
 #include <deque>
 #include <map>
-#include <set>
+#include <tuple>
 
 using namespace clang;
 using namespace clang::tidy;
@@ -49,41 +53,53 @@ namespace {
 
 cl::OptionCategory Category("wrapguard options");
 
+// The subcommands. `index` is a scan that writes only the facts file, so it
+// takes the scan's options; `merge` and `join` (Join.cpp) have their own.
+cl::SubCommand IndexCommand("index",
+                            "Scan and write only the project's facts (-o "
+                            "FACTS.json); takes the scan's options");
+cl::SubCommand MergeCommand("merge",
+                            "Join SARIF logs (e.g. one per --shard) into one "
+                            "log with one run");
+cl::SubCommandGroup ScanCommands{&cl::SubCommand::getTopLevel(), &IndexCommand};
+
 cl::opt<std::string>
     BuildPath("p",
               cl::desc("Build directory holding compile_commands.json, or the "
                        "database file itself"),
-              cl::value_desc("build-path"), cl::cat(Category));
+              cl::value_desc("build-path"), cl::sub(ScanCommands),
+              cl::cat(Category));
 cl::list<std::string>
     InputFiles(cl::Positional,
                cl::desc("[files...] (default: every file in the database)"),
-               cl::cat(Category));
+               cl::sub(ScanCommands), cl::cat(Category));
 cl::opt<std::string> Checks(
     "checks",
     cl::desc("Check filter, appended to the configuration's, as in clang-tidy"),
-    cl::cat(Category));
+    cl::sub(ScanCommands), cl::cat(Category));
 cl::opt<std::string>
     Config("config",
            cl::desc("Configuration in YAML/JSON, as in clang-tidy; replaces "
                     ".clang-tidy discovery"),
-           cl::cat(Category));
+           cl::sub(ScanCommands), cl::cat(Category));
 cl::opt<std::string>
     ConfigFile("config-file",
                cl::desc("Read the configuration from this file instead of "
                         "discovering .clang-tidy files"),
-               cl::value_desc("file"), cl::cat(Category));
+               cl::value_desc("file"), cl::sub(ScanCommands),
+               cl::cat(Category));
 cl::opt<std::string> HeaderFilter(
     "header-filter",
     cl::desc("Regex of headers to report findings from (default: the "
              "configuration's HeaderFilterRegex, else none)"),
-    cl::cat(Category));
+    cl::sub(ScanCommands), cl::cat(Category));
 cl::opt<std::string> ExcludeHeaderFilter(
     "exclude-header-filter",
     cl::desc("Regex of headers never to report findings from"),
-    cl::cat(Category));
+    cl::sub(ScanCommands), cl::cat(Category));
 cl::opt<bool> SystemHeaders("system-headers",
                             cl::desc("Report findings in system headers too"),
-                            cl::cat(Category));
+                            cl::sub(ScanCommands), cl::cat(Category));
 enum class Format { Text, Sarif, Json };
 cl::opt<Format> OutputFormat(
     "format", cl::desc("Report format"), cl::init(Format::Text),
@@ -92,64 +108,78 @@ cl::opt<Format> OutputFormat(
                clEnumValN(Format::Sarif, "sarif", "SARIF 2.1.0"),
                clEnumValN(Format::Json, "json",
                           "one JSON record per flagged site")),
-    cl::cat(Category));
+    cl::sub(ScanCommands), cl::cat(Category));
 cl::opt<std::string>
     Output("o",
            cl::desc("Write the sarif or json report to this file (default: "
-                    "stdout)"),
-           cl::value_desc("file"), cl::cat(Category));
+                    "stdout); index: the facts file"),
+           cl::value_desc("file"), cl::sub(ScanCommands), cl::cat(Category));
 cl::alias OutputLong("output", cl::aliasopt(Output));
 cl::opt<std::string>
     SourceRoot("source-root",
                cl::desc("Report paths relative to this directory (SARIF: under "
                         "%SRCROOT%); also anchors fingerprints"),
-               cl::value_desc("dir"), cl::cat(Category));
+               cl::value_desc("dir"), cl::sub(ScanCommands), cl::cat(Category));
 cl::opt<std::string> Baseline(
     "baseline",
     cl::desc("Report only findings whose fingerprint is not in this SARIF "
              "file"),
-    cl::value_desc("old.sarif"), cl::cat(Category));
+    cl::value_desc("old.sarif"), cl::sub(ScanCommands), cl::cat(Category));
 cl::opt<std::string> Shard("shard",
                            cl::desc("Scan only shard K of N (1-based), e.g. "
                                     "--shard 2/4"),
-                           cl::value_desc("K/N"), cl::cat(Category));
+                           cl::value_desc("K/N"), cl::sub(ScanCommands),
+                           cl::cat(Category));
 cl::opt<unsigned> Jobs("j",
                        cl::desc("TUs scanned at once (default: the number "
                                 "of cores); -j N or -jN"),
-                       cl::init(0), cl::Prefix, cl::cat(Category));
+                       cl::init(0), cl::Prefix, cl::sub(ScanCommands),
+                       cl::cat(Category));
 cl::opt<bool> Fix("fix", cl::desc("Apply the suggested fixes in place"),
-                  cl::cat(Category));
+                  cl::sub(ScanCommands), cl::cat(Category));
 cl::opt<std::string> ExportFixes(
     "export-fixes",
     cl::desc("Write the fixes as YAML for clang-apply-replacements"),
-    cl::value_desc("file"), cl::cat(Category));
+    cl::value_desc("file"), cl::sub(ScanCommands), cl::cat(Category));
 cl::list<std::string> ExtraArgs("extra-arg",
                                 cl::desc("Add an argument to each compile "
                                          "command"),
-                                cl::cat(Category));
+                                cl::sub(ScanCommands), cl::cat(Category));
 cl::list<std::string> ExtraArgsBefore(
     "extra-arg-before",
     cl::desc("Add an argument to the front of each compile command"),
-    cl::cat(Category));
+    cl::sub(ScanCommands), cl::cat(Category));
 cl::opt<std::string> FactsOut(
     "facts-out",
     cl::desc("Also write the project's facts (which callables may be empty) "
              "to this file, for clang-tidy's and editors' FactsFile option"),
-    cl::value_desc("file"), cl::cat(Category));
+    cl::value_desc("file"), cl::sub(ScanCommands), cl::cat(Category));
 cl::opt<bool> Quiet("quiet",
-                    cl::desc("No summary and no progress line on stderr"),
-                    cl::cat(Category));
+                    cl::desc("No summary, no progress line and no budget "
+                             "notes on stderr"),
+                    cl::sub(ScanCommands), cl::cat(Category));
 cl::opt<cl::boolOrDefault>
     UseColor("use-color",
              cl::desc("Colour text output (default: when stdout is a "
                       "terminal)"),
-             cl::cat(Category));
+             cl::sub(ScanCommands), cl::cat(Category));
+
+cl::list<std::string> MergeInputs(cl::Positional,
+                                  cl::desc("a.sarif b.sarif ..."),
+                                  cl::sub(MergeCommand), cl::cat(Category));
+cl::opt<std::string> MergeOutput("o",
+                                 cl::desc("Write the merged log to this file "
+                                          "(default: stdout)"),
+                                 cl::value_desc("file"), cl::sub(MergeCommand),
+                                 cl::cat(Category));
+cl::alias MergeOutputLong("output", cl::aliasopt(MergeOutput));
 
 constexpr const char *Overview =
     "wrapguard: scan a build for calls through possibly empty callables.\n\n"
     "  wrapguard -p BUILD [options] [files...]\n"
     "  wrapguard merge [-o OUT] a.sarif b.sarif ...\n"
-    "  wrapguard index -p BUILD -o FACTS.json [files...]\n\n"
+    "  wrapguard index -p BUILD -o FACTS.json [files...]\n"
+    "  wrapguard join --sites FLAGGED --trace TRACE [--format=text|json]\n\n"
     "Exit status: 0 no findings, 1 findings, 2 the scan failed or was "
     "incomplete\n(bad arguments, unreadable database, a TU that does not "
     "parse, a missing file).\n";
@@ -215,26 +245,6 @@ std::string absolutePath(StringRef Path, StringRef Base) {
 int fail(const Twine &Message) {
   WithColor::error(errs(), "wrapguard") << Message << "\n";
   return 2;
-}
-
-int mergeMain(int Argc, const char **Argv) {
-  std::vector<std::string> Inputs;
-  std::string Out;
-  for (int I = 1; I < Argc; ++I) {
-    StringRef Arg = Argv[I];
-    if ((Arg == "-o" || Arg == "--output") && I + 1 < Argc)
-      Out = Argv[++I];
-    else if (Arg.consume_front("--output=") || Arg.consume_front("-o="))
-      Out = Arg.str();
-    else if (Arg == "-h" || Arg == "--help") {
-      outs() << "usage: wrapguard merge [-o OUT] a.sarif b.sarif ...\n"
-                "Joins SARIF logs (e.g. one per --shard) into one log with "
-                "one run.\n";
-      return 0;
-    } else
-      Inputs.push_back(Arg.str());
-  }
-  return wrapguard::runMerge(Inputs, Out);
 }
 
 /// Parse failures of one TU as notifications, at most 20 of its errors.
@@ -317,17 +327,27 @@ void addEvidence(ClangTidyError &E, wrapguard::ReportFinding &F,
   E.Notes.push_back(std::move(Note));
 }
 
-void printNotifications(const wrapguard::Report &R) {
+raw_ostream &levelTag(raw_ostream &OS, StringRef Level, StringRef Prefix,
+                      bool DisableColors) {
+  if (Level == "error")
+    return WithColor::error(OS, Prefix, DisableColors);
+  if (Level == "note")
+    return WithColor::note(OS, Prefix, DisableColors);
+  return WithColor::warning(OS, Prefix, DisableColors);
+}
+
+/// The notifications on stderr; notes (functions skipped over budget) only
+/// when \p ShowNotes.
+void printNotifications(const wrapguard::Report &R, bool ShowNotes) {
   for (const wrapguard::ReportNotification &N : R.Notifications) {
+    if (N.Level == "note" && !ShowNotes)
+      continue;
     raw_ostream &OS = errs();
     if (!N.Path.empty() && N.Pos.Line) {
       OS << N.Path << ":" << N.Pos.Line << ":" << N.Pos.Column << ": ";
-      (N.Level == "error" ? WithColor::error(OS, "", true)
-                          : WithColor::warning(OS, "", true))
-          << N.Message << " [" << N.Id << "]\n";
+      levelTag(OS, N.Level, "", true) << N.Message << " [" << N.Id << "]\n";
     } else {
-      (N.Level == "error" ? WithColor::error(OS, "wrapguard")
-                          : WithColor::warning(OS, "wrapguard"))
+      levelTag(OS, N.Level, "wrapguard", false)
           << N.Message << " [" << N.Id << "]\n";
     }
   }
@@ -363,10 +383,11 @@ std::unique_ptr<CompilationDatabase> loadDatabase(std::string &Error) {
   return inferTargetAndDriverMode(inferMissingCompileCommands(std::move(DB)));
 }
 
-/// Applies the findings' edits in place; a finding whose edits overlap an
-/// earlier one's is skipped whole. Returns false on an I/O error.
-bool applyFixes(const std::vector<wrapguard::ReportFinding> &Findings,
-                unsigned &Applied, unsigned &Offered) {
+/// The edits of the findings, per file; a finding whose edits overlap an
+/// earlier one's is left out whole.
+std::map<std::string, Replacements>
+planFixes(const std::vector<wrapguard::ReportFinding> &Findings,
+          unsigned &Applied, unsigned &Offered) {
   std::map<std::string, Replacements> PerFile;
   for (const wrapguard::ReportFinding &F : Findings) {
     if (F.Edits.empty())
@@ -386,128 +407,97 @@ bool applyFixes(const std::vector<wrapguard::ReportFinding> &Findings,
       ++Applied;
     }
   }
-  bool Success = true;
-  for (auto &[Path, Reps] : PerFile) {
-    auto Buffer = MemoryBuffer::getFile(Path);
-    if (!Buffer) {
-      WithColor::error(errs(), "wrapguard")
-          << "cannot read '" << Path << "' to fix it\n";
-      Success = false;
-      continue;
-    }
-    // As clang-tidy --fix does: the file's style (else LLVM's) tidies around
-    // the edits, so both front doors write the same text.
-    Expected<format::FormatStyle> Style =
-        format::getStyle("file", Path, "llvm", (*Buffer)->getBuffer());
-    if (!Style) {
-      consumeError(Style.takeError());
-      Style = format::getLLVMStyle();
-    }
-    Expected<Replacements> Cleaned =
-        format::cleanupAroundReplacements((*Buffer)->getBuffer(), Reps, *Style);
-    if (Cleaned)
-      Reps = std::move(*Cleaned);
-    else
-      consumeError(Cleaned.takeError());
-    Expected<std::string> Fixed =
-        applyAllReplacements((*Buffer)->getBuffer(), Reps);
-    if (!Fixed) {
-      WithColor::error(errs(), "wrapguard")
-          << "cannot fix '" << Path << "': " << toString(Fixed.takeError())
-          << "\n";
-      Success = false;
-      continue;
-    }
-    std::error_code EC;
-    raw_fd_ostream OS(Path, EC, sys::fs::OF_None);
-    if (EC) {
-      WithColor::error(errs(), "wrapguard")
-          << "cannot write '" << Path << "': " << EC.message() << "\n";
-      Success = false;
-      continue;
-    }
-    OS << *Fixed;
+  return PerFile;
+}
+
+/// Applies \p Reps to the file at \p Path; false, with a message, on an I/O
+/// error.
+bool fixFile(StringRef Path, Replacements Reps) {
+  auto Buffer = MemoryBuffer::getFile(Path);
+  if (!Buffer) {
+    WithColor::error(errs(), "wrapguard")
+        << "cannot read '" << Path << "' to fix it\n";
+    return false;
   }
+  // As clang-tidy --fix does: the file's style (else LLVM's) tidies around
+  // the edits, so both front doors write the same text.
+  Expected<format::FormatStyle> Style =
+      format::getStyle("file", Path, "llvm", (*Buffer)->getBuffer());
+  if (!Style) {
+    consumeError(Style.takeError());
+    Style = format::getLLVMStyle();
+  }
+  Expected<Replacements> Cleaned =
+      format::cleanupAroundReplacements((*Buffer)->getBuffer(), Reps, *Style);
+  if (Cleaned)
+    Reps = std::move(*Cleaned);
+  else
+    consumeError(Cleaned.takeError());
+  Expected<std::string> Fixed =
+      applyAllReplacements((*Buffer)->getBuffer(), Reps);
+  if (!Fixed) {
+    WithColor::error(errs(), "wrapguard")
+        << "cannot fix '" << Path << "': " << toString(Fixed.takeError())
+        << "\n";
+    return false;
+  }
+  std::error_code EC;
+  raw_fd_ostream OS(Path, EC, sys::fs::OF_None);
+  if (EC) {
+    WithColor::error(errs(), "wrapguard")
+        << "cannot write '" << Path << "': " << EC.message() << "\n";
+    return false;
+  }
+  OS << *Fixed;
+  return true;
+}
+
+/// Applies the findings' edits in place; a finding whose edits overlap an
+/// earlier one's is skipped whole. Returns false on an I/O error.
+bool applyFixes(const std::vector<wrapguard::ReportFinding> &Findings,
+                unsigned &Applied, unsigned &Offered) {
+  bool Success = true;
+  for (auto &[Path, Reps] : planFixes(Findings, Applied, Offered))
+    Success &= fixFile(Path, std::move(Reps));
   return Success;
 }
 
-} // namespace
-
-int main(int Argc, const char **Argv) {
-  InitLLVM X(Argc, Argv);
-  if (Argc > 1 && StringRef(Argv[1]) == "merge")
-    return mergeMain(Argc - 1, Argv + 1);
-  // `index` is a scan that writes only the facts file (-o).
-  std::vector<const char *> Args(Argv, Argv + Argc);
-  bool IndexOnly = Argc > 1 && StringRef(Argv[1]) == "index";
-  if (IndexOnly) {
-    Args.erase(Args.begin() + 1);
-    Argc = Args.size();
-    Argv = Args.data();
-  }
-
-  cl::HideUnrelatedOptions(Category);
-  cl::SetVersionPrinter([](raw_ostream &OS) {
-    OS << "wrapguard " << WRAPGUARD_VERSION << " (LLVM " << LLVM_VERSION_STRING
-       << ")\n";
-  });
-  if (!cl::ParseCommandLineOptions(Argc, Argv, Overview, &errs()))
-    return 2;
-
-  // Clang needs the targets' descriptions to parse inline assembly and
-  // target-specific builtins, as in clang-tidy's own main.
-  InitializeAllTargetInfos();
-  InitializeAllTargetMCs();
-  InitializeAllAsmParsers();
-
-  wrapguard::Report R;
-  for (int I = 0; I < Argc; ++I)
-    R.CommandLine.push_back(Argv[I]);
-  {
-    SmallString<256> Cwd;
-    if (!sys::fs::current_path(Cwd))
-      R.WorkingDirectory = std::string(Cwd);
-  }
-
+/// What the command line asks a scan (or `index`) to do, checked.
+struct ScanRequest {
+  bool IndexOnly = false;
   wrapguard::PathOptions Paths;
-  if (!SourceRoot.empty()) {
-    if (!sys::fs::is_directory(SourceRoot))
-      return fail("--source-root '" + SourceRoot + "' is not a directory");
-    Paths.SourceRoot = absolutePath(SourceRoot, "");
-    while (Paths.SourceRoot.size() > 1 &&
-           sys::path::is_separator(Paths.SourceRoot.back()))
-      Paths.SourceRoot.pop_back();
-  }
-  if (IndexOnly) {
-    if (Output.empty())
-      return fail("index needs -o FACTS.json");
-    FactsOut = std::string(Output);
-    Output = "";
-  }
-  if (!Output.empty() && OutputFormat == Format::Text)
-    return fail("-o needs --format=sarif or --format=json; text goes to "
-                "stdout");
-  if (!Config.empty() && !ConfigFile.empty())
-    return fail("--config and --config-file are mutually exclusive");
-
-  std::optional<wrapguard::ShardSpec> ShardSpec;
-  if (!Shard.empty()) {
-    auto S = wrapguard::parseShard(Shard);
-    if (!S)
-      return fail(toString(S.takeError()));
-    ShardSpec = *S;
-  }
+  std::optional<wrapguard::ShardSpec> Shard;
   StringSet<> BaselinePrints;
-  if (!Baseline.empty()) {
-    auto B = wrapguard::loadBaseline(Baseline);
-    if (!B)
-      return fail(toString(B.takeError()));
-    BaselinePrints = std::move(*B);
-  }
-
-  // Options: clang-tidy's defaults with only wrapguard's checks, then each
-  // file's .clang-tidy (or --config), then the command line.
   wrapguard::ScanOptions Options;
+  std::string Output;   ///< The sarif or json report; empty: stdout.
+  std::string FactsOut; ///< The facts file; empty: none.
+};
+
+/// --config or --config-file, parsed, into \p Out. Returns an exit status
+/// when the configuration cannot be used.
+std::optional<int> readConfig(std::optional<ClangTidyOptions> &Out) {
+  if (Config.empty() && ConfigFile.empty())
+    return std::nullopt;
+  std::unique_ptr<MemoryBuffer> Text;
+  if (!ConfigFile.empty()) {
+    auto Buffer = MemoryBuffer::getFile(ConfigFile);
+    if (!Buffer)
+      return fail("cannot read --config-file '" + ConfigFile +
+                  "': " + Buffer.getError().message());
+    Text = std::move(*Buffer);
+  } else {
+    Text = MemoryBuffer::getMemBufferCopy(Config, "--config");
+  }
+  auto Parsed = parseConfiguration(Text->getMemBufferRef());
+  if (!Parsed)
+    return fail("invalid configuration: " + Parsed.getError().message());
+  Out = std::move(*Parsed);
+  return std::nullopt;
+}
+
+/// clang-tidy's defaults with only wrapguard's checks, then each file's
+/// .clang-tidy (or --config), then the command line.
+std::optional<int> buildOptions(wrapguard::ScanOptions &Options) {
   Options.Defaults = ClangTidyOptions::getDefaults();
   Options.Defaults.Checks = "-*,wrapguard-*";
   Options.Defaults.HeaderFilterRegex = "";
@@ -531,37 +521,63 @@ int main(int Argc, const char **Argv) {
         ExtraArgsBefore.begin(), ExtraArgsBefore.end());
   if (UseColor != cl::BOU_UNSET)
     Options.Overrides.UseColor = UseColor == cl::BOU_TRUE;
-  if (!Config.empty() || !ConfigFile.empty()) {
-    std::unique_ptr<MemoryBuffer> Text;
-    if (!ConfigFile.empty()) {
-      auto Buffer = MemoryBuffer::getFile(ConfigFile);
-      if (!Buffer)
-        return fail("cannot read --config-file '" + ConfigFile +
-                    "': " + Buffer.getError().message());
-      Text = std::move(*Buffer);
-    } else {
-      Text = MemoryBuffer::getMemBufferCopy(Config, "--config");
-    }
-    auto Parsed = parseConfiguration(Text->getMemBufferRef());
-    if (!Parsed)
-      return fail("invalid configuration: " + Parsed.getError().message());
-    Options.Config = std::move(*Parsed);
-  }
+  if (std::optional<int> Status = readConfig(Options.Config))
+    return Status;
   // Logical cores, as `nproc` counts them: what CI runners advertise.
   Options.Jobs =
       Jobs ? Jobs
            : std::max(1u, llvm::hardware_concurrency().compute_thread_count());
+  return std::nullopt;
+}
 
-  std::string DBError;
-  std::unique_ptr<CompilationDatabase> DB = loadDatabase(DBError);
-  if (!DB)
-    return fail("cannot load the compilation database: " + DBError);
+/// Fills \p Req from the command line; an exit status on a usage error or
+/// an unreadable baseline or configuration.
+std::optional<int> readRequest(ScanRequest &Req) {
+  if (!SourceRoot.empty()) {
+    if (!sys::fs::is_directory(SourceRoot))
+      return fail("--source-root '" + SourceRoot + "' is not a directory");
+    Req.Paths.SourceRoot = absolutePath(SourceRoot, "");
+    while (Req.Paths.SourceRoot.size() > 1 &&
+           sys::path::is_separator(Req.Paths.SourceRoot.back()))
+      Req.Paths.SourceRoot.pop_back();
+  }
+  Req.Output = Output;
+  Req.FactsOut = FactsOut;
+  if (Req.IndexOnly) {
+    if (Output.empty())
+      return fail("index needs -o FACTS.json");
+    Req.FactsOut = Req.Output;
+    Req.Output.clear();
+  }
+  if (!Req.Output.empty() && OutputFormat == Format::Text)
+    return fail("-o needs --format=sarif or --format=json; text goes to "
+                "stdout");
+  if (!Config.empty() && !ConfigFile.empty())
+    return fail("--config and --config-file are mutually exclusive");
+  if (!Shard.empty()) {
+    auto S = wrapguard::parseShard(Shard);
+    if (!S)
+      return fail(toString(S.takeError()));
+    Req.Shard = *S;
+  }
+  if (!Baseline.empty()) {
+    auto B = wrapguard::loadBaseline(Baseline);
+    if (!B)
+      return fail(toString(B.takeError()));
+    Req.BaselinePrints = std::move(*B);
+  }
+  return buildOptions(Req.Options);
+}
 
-  // The TUs: the files given, or every file of the database; sorted and
-  // unique so shards are deterministic.
+/// The TUs to scan: the files given, or every file of the database; sorted
+/// and unique so shards are deterministic. Files that are missing or have no
+/// command become notifications.
+std::vector<std::string> selectFiles(const CompilationDatabase &DB,
+                                     const ScanRequest &Req,
+                                     wrapguard::Report &R) {
   std::vector<std::string> Files;
   if (InputFiles.empty()) {
-    for (const std::string &F : DB->getAllFiles())
+    for (const std::string &F : DB.getAllFiles())
       Files.push_back(absolutePath(F, ""));
   } else {
     for (const std::string &F : InputFiles)
@@ -576,8 +592,8 @@ int main(int Argc, const char **Argv) {
                                "nothing was scanned",
                                "",
                                {}});
-  if (ShardSpec)
-    Files = wrapguard::selectShard(Files, *ShardSpec);
+  if (Req.Shard)
+    Files = wrapguard::selectShard(Files, *Req.Shard);
 
   std::vector<std::string> Runnable;
   for (const std::string &F : Files) {
@@ -589,7 +605,7 @@ int main(int Argc, const char **Argv) {
                                  {}});
       continue;
     }
-    if (DB->getCompileCommands(F).empty()) {
+    if (DB.getCompileCommands(F).empty()) {
       R.Notifications.push_back(
           {"no-compile-command",
            "error",
@@ -600,10 +616,16 @@ int main(int Argc, const char **Argv) {
     }
     Runnable.push_back(F);
   }
-  R.TranslationUnits = Runnable.size();
+  return Runnable;
+}
 
-  bool ShowProgress = !Quiet && Runnable.size() > 1 &&
-                      sys::Process::FileDescriptorIsDisplayed(2);
+/// Scans \p Files with a progress line on a terminal.
+std::vector<wrapguard::TUResult>
+scanWithProgress(const CompilationDatabase &DB,
+                 const std::vector<std::string> &Files,
+                 const wrapguard::ScanOptions &Options) {
+  bool ShowProgress =
+      !Quiet && Files.size() > 1 && sys::Process::FileDescriptorIsDisplayed(2);
   wrapguard::ProgressFn Progress;
   if (ShowProgress)
     Progress = [](unsigned Done, unsigned Total, unsigned Findings) {
@@ -612,114 +634,139 @@ int main(int Argc, const char **Argv) {
       errs().flush();
     };
   std::vector<wrapguard::TUResult> TUs =
-      wrapguard::scanFiles(*DB, Runnable, Options, Progress);
+      wrapguard::scanFiles(DB, Files, Options, Progress);
   if (ShowProgress)
     errs() << "\r\033[K";
+  return TUs;
+}
 
-  // The project's facts: every TU's, merged in file order (the merge is
-  // commutative, so -j and shards do not change it).
-  wrapguard::ProjectFacts Facts;
+/// `index`: the facts of the TUs that parsed are written; a TU that did not,
+/// or a missing file, makes them incomplete, which the exit status says.
+int finishIndex(const std::vector<wrapguard::TUResult> &TUs,
+                const wrapguard::ProjectFacts &Facts, const ScanRequest &Req,
+                wrapguard::Report &R) {
+  FileCache Cache;
   for (const wrapguard::TUResult &TU : TUs)
-    Facts.merge(TU.Evidence.Facts);
-  if (!FactsOut.empty())
-    if (Error Err = Facts.writeFile(FactsOut))
-      return fail(toString(std::move(Err)));
-  if (IndexOnly) {
-    // The facts of the TUs that parsed are written; a TU that did not, or a
-    // missing file, makes them incomplete, which the exit status says.
-    FileCache Cache;
-    for (const wrapguard::TUResult &TU : TUs)
-      if (!TU.Parsed)
-        reportParseErrors(TU, Cache, R);
-    printNotifications(R);
-    if (!Quiet)
-      errs() << "wrapguard: facts of " << Facts.size()
-             << (Facts.size() == 1 ? " source" : " sources") << " from "
-             << R.TranslationUnits << " translation unit"
-             << (R.TranslationUnits == 1 ? "" : "s") << " written to '"
-             << FactsOut << "'\n";
-    return hasErrors(R) ? 2 : 0;
+    if (!TU.Parsed)
+      reportParseErrors(TU, Cache, R);
+  printNotifications(R, !Quiet);
+  if (!Quiet)
+    errs() << "wrapguard: facts of " << Facts.size()
+           << (Facts.size() == 1 ? " source" : " sources") << " from "
+           << R.TranslationUnits << " translation unit"
+           << (R.TranslationUnits == 1 ? "" : "s") << " written to '"
+           << Req.FactsOut << "'\n";
+  return hasErrors(R) ? 2 : 0;
+}
+
+/// Findings, deduplicated across TUs (a header included by several reports
+/// once) and sorted by place. Candidates are decided here, against the
+/// facts of every TU.
+class FindingCollector {
+public:
+  FindingCollector(const wrapguard::ProjectFacts &Facts, bool Sharded,
+                   wrapguard::Report &R, FileCache &Cache)
+      : Facts(Facts), Sharded(Sharded), R(R), Cache(Cache) {}
+
+  void addTU(const wrapguard::TUResult &TU) {
+    if (!TU.Parsed)
+      reportParseErrors(TU, Cache, R);
+    for (const ClangTidyError &E : TU.Errors)
+      if (!wrapguard::isCompilerError(E) && !E.Message.FilePath.empty())
+        addError(TU, E);
   }
 
-  // Findings, deduplicated across TUs (a header included by several reports
-  // once) and sorted by place. Candidates are decided here, against the
-  // facts of every TU.
-  FileCache Cache;
+  /// The findings in place order, and the errors clang-tidy's text reporter
+  /// prints for them (alive as long as the collector and the TUs).
+  void take(std::vector<wrapguard::ReportFinding> &Findings,
+            std::vector<const ClangTidyError *> &Errors) {
+    for (auto &[Key, K] : Unique) {
+      // A full scan's results are final: nothing marks them for merge.
+      if (!Sharded)
+        K.Finding.Deferred = false;
+      Findings.push_back(std::move(K.Finding));
+      Errors.push_back(K.Error);
+    }
+    Unique.clear();
+  }
+
+private:
+  void addError(const wrapguard::TUResult &TU, const ClangTidyError &E);
+  bool decide(wrapguard::ReportFinding &F, wrapguard::DeferredFinding &D);
+
   struct Kept {
     wrapguard::ReportFinding Finding;
     const ClangTidyError *Error;
   };
+  const wrapguard::ProjectFacts &Facts;
+  bool Sharded;
+  wrapguard::Report &R;
+  FileCache &Cache;
   std::map<std::tuple<std::string, unsigned, std::string, std::string>, Kept>
       Unique;
   std::deque<ClangTidyError> Decided; // Candidates kept, with their notes.
-  for (wrapguard::TUResult &TU : TUs) {
-    if (!TU.Parsed)
-      reportParseErrors(TU, Cache, R);
-    for (const ClangTidyError &E : TU.Errors) {
-      if (wrapguard::isCompilerError(E) || E.Message.FilePath.empty())
-        continue;
-      const ClangTidyError *Err = &E;
-      size_t Index = 0;
-      std::string Message = E.Message.Message;
-      bool IsCandidate = wrapguard::consumeCandidateMarker(Message, Index) &&
-                         Index < TU.Evidence.Candidates.size();
-      wrapguard::DeferredFinding D;
-      if (IsCandidate) {
-        Decided.push_back(E);
-        Decided.back().Message.Message = Message;
-        Err = &Decided.back();
-        D.Cand = TU.Evidence.Candidates[Index];
-        D.Origin = TU.Evidence.Origins[Index];
-      }
-      wrapguard::ReportFinding F = toFinding(*Err, TU, Cache);
-      auto Key = std::make_tuple(F.Loc.Path, F.Loc.Offset, F.Check, F.Message);
-      auto Same = Unique.find(Key);
-      // A finding in a header that one TU decided on its own and another
-      // left as a candidate is kept as decided, whatever the TUs' order (a
-      // merge of shards keeps the same one).
-      if (Same != Unique.end() &&
-          (IsCandidate || !Same->second.Finding.Deferred)) {
-        if (IsCandidate)
-          Decided.pop_back();
-        continue;
-      }
-      if (IsCandidate) {
-        // Marked for `wrapguard merge`, which decides a shard's candidates
-        // again; only a shard's results are provisional.
-        F.Deferred = true;
-        D.Finding = F;
-        if (ShardSpec)
-          R.ShardCandidates.push_back(D);
-        wrapguard::Resolution Res = wrapguard::resolve(Facts, D.Cand);
-        if (!Res.Report) {
-          Decided.pop_back();
-          continue;
-        }
-        for (const wrapguard::Evidence &Ev : Res.Notes)
-          addEvidence(Decided.back(), F, wrapguard::evidenceNote(Ev, D.Origin));
-      }
-      if (Same != Unique.end())
-        Unique.erase(Same);
-      Unique.emplace(std::move(Key), Kept{std::move(F), Err});
-    }
-  }
-  // A full scan's results are final: nothing marks them for merge.
-  if (!ShardSpec)
-    for (auto &[Key, K] : Unique)
-      K.Finding.Deferred = false;
-  if (ShardSpec)
-    R.ShardFacts = std::move(Facts);
+};
 
-  std::vector<wrapguard::ReportFinding> Findings;
-  std::vector<const ClangTidyError *> Errors;
-  for (auto &[Key, K] : Unique) {
-    Findings.push_back(std::move(K.Finding));
-    Errors.push_back(K.Error);
+void FindingCollector::addError(const wrapguard::TUResult &TU,
+                                const ClangTidyError &E) {
+  const ClangTidyError *Err = &E;
+  size_t Index = 0;
+  std::string Message = E.Message.Message;
+  bool IsCandidate = wrapguard::consumeCandidateMarker(Message, Index) &&
+                     Index < TU.Evidence.Candidates.size();
+  wrapguard::DeferredFinding D;
+  if (IsCandidate) {
+    Decided.push_back(E);
+    Decided.back().Message.Message = Message;
+    Err = &Decided.back();
+    D.Cand = TU.Evidence.Candidates[Index];
+    D.Origin = TU.Evidence.Origins[Index];
   }
-  wrapguard::assignFingerprints(Findings, Paths);
-  // A shard's candidates carry the fingerprint the finding has (or would
-  // have) in a full scan, which is what merge deduplicates and baselines by.
-  for (wrapguard::DeferredFinding &D : R.ShardCandidates) {
+  wrapguard::ReportFinding F = toFinding(*Err, TU, Cache);
+  auto Key = std::make_tuple(F.Loc.Path, F.Loc.Offset, F.Check, F.Message);
+  auto Same = Unique.find(Key);
+  // A finding in a header that one TU decided on its own and another left
+  // as a candidate is kept as decided, whatever the TUs' order (a merge of
+  // shards keeps the same one).
+  bool Drop =
+      Same != Unique.end() && (IsCandidate || !Same->second.Finding.Deferred);
+  if (!Drop && IsCandidate)
+    Drop = !decide(F, D);
+  if (Drop) {
+    if (IsCandidate)
+      Decided.pop_back();
+    return;
+  }
+  if (Same != Unique.end())
+    Unique.erase(Same);
+  Unique.emplace(std::move(Key), Kept{std::move(F), Err});
+}
+
+/// Decides a candidate against the project's facts; true when it is
+/// reported, with its evidence added to \p F and to its error.
+bool FindingCollector::decide(wrapguard::ReportFinding &F,
+                              wrapguard::DeferredFinding &D) {
+  // Marked for `wrapguard merge`, which decides a shard's candidates again;
+  // only a shard's results are provisional.
+  F.Deferred = true;
+  D.Finding = F;
+  if (Sharded)
+    R.ShardCandidates.push_back(D);
+  wrapguard::Resolution Res = wrapguard::resolve(Facts, D.Cand);
+  if (!Res.Report)
+    return false;
+  for (const wrapguard::Evidence &Ev : Res.Notes)
+    addEvidence(Decided.back(), F, wrapguard::evidenceNote(Ev, D.Origin));
+  return true;
+}
+
+/// A shard's candidates carry the fingerprint the finding has (or would
+/// have) in a full scan, which is what merge deduplicates and baselines by.
+void fingerprintCandidates(
+    std::vector<wrapguard::DeferredFinding> &Candidates,
+    const std::vector<wrapguard::ReportFinding> &Findings,
+    const wrapguard::PathOptions &Paths) {
+  for (wrapguard::DeferredFinding &D : Candidates) {
     auto Same = llvm::find_if(Findings, [&](const wrapguard::ReportFinding &F) {
       return F.Loc.Path == D.Finding.Loc.Path &&
              F.Loc.Offset == D.Finding.Loc.Offset &&
@@ -733,55 +780,116 @@ int main(int Argc, const char **Argv) {
     wrapguard::assignFingerprints(One, Paths);
     D.Finding.Fingerprint = One.front().Fingerprint;
   }
-  if (!Baseline.empty()) {
-    std::vector<const ClangTidyError *> KeptErrors;
-    for (size_t I = 0; I < Findings.size(); ++I)
-      if (!BaselinePrints.contains(Findings[I].Fingerprint))
-        KeptErrors.push_back(Errors[I]);
-    Errors = std::move(KeptErrors);
-    R.SuppressedByBaseline = wrapguard::applyBaseline(Findings, BaselinePrints);
+}
+
+/// Leaves out the findings (and their errors) that the baseline has.
+void applyBaselineFilter(std::vector<wrapguard::ReportFinding> &Findings,
+                         std::vector<const ClangTidyError *> &Errors,
+                         const ScanRequest &Req, wrapguard::Report &R) {
+  if (Baseline.empty())
+    return;
+  std::vector<const ClangTidyError *> KeptErrors;
+  for (size_t I = 0; I < Findings.size(); ++I)
+    if (!Req.BaselinePrints.contains(Findings[I].Fingerprint))
+      KeptErrors.push_back(Errors[I]);
+  Errors = std::move(KeptErrors);
+  R.SuppressedByBaseline =
+      wrapguard::applyBaseline(Findings, Req.BaselinePrints);
+}
+
+/// Sums the check's function counts over the TUs, and reports each function
+/// it skipped because a budget ran out once, however many TUs saw it (a
+/// header's), in place order.
+void reportBudgetSkips(const std::vector<wrapguard::TUResult> &TUs,
+                       FileCache &Cache, wrapguard::Report &R) {
+  using Skip = wrapguard::TUEvidence::Skip;
+  std::map<std::tuple<std::string, unsigned, std::string>, const Skip *> Skips;
+  for (const wrapguard::TUResult &TU : TUs) {
+    R.FunctionsAnalysed += TU.Evidence.Analysed;
+    for (const Skip &S : TU.Evidence.Skipped)
+      Skips.try_emplace({S.Where.File, S.Where.Offset, S.Where.Function}, &S);
   }
-  R.Findings = std::move(Findings);
-  R.ExecutionSuccessful = !hasErrors(R);
+  for (const auto &[Key, S] : Skips) {
+    const wrapguard::FactLoc &L = S->Where;
+    wrapguard::ReportNotification N;
+    N.Id = wrapguard::BudgetNotificationId;
+    N.Level = "note";
+    N.Message = (L.Function.empty() ? std::string("a function")
+                                    : "'" + L.Function + "'") +
+                " was not analysed: it exceeds the budget " + S->Budget;
+    N.Function = L.Function;
+    N.Path = L.File;
+    if (L.valid()) {
+      // Columns in characters when the file is there to count them.
+      N.Pos = Cache.position(L.File, L.Offset);
+      if (N.Pos.Line != L.Line)
+        N.Pos = {L.Line, L.Column, L.Column};
+    }
+    R.Notifications.push_back(std::move(N));
+  }
+  R.FunctionsSkipped = Skips.size();
+}
 
-  // Problems with the scan go to stderr in every format, so CI logs show
-  // them; SARIF carries them as tool notifications too.
-  printNotifications(R);
-
-  std::vector<ClangTidyError> ErrorCopies;
-  for (const ClangTidyError *E : Errors)
-    ErrorCopies.push_back(*E);
-
-  wrapguard::ToolInfo Tool;
-  Tool.Version = WRAPGUARD_VERSION;
-  Tool.InformationUri = WRAPGUARD_INFO_URI;
-  switch (OutputFormat) {
-  case Format::Text: {
+/// Writes the report in the chosen format; an exit status when it cannot.
+std::optional<int> writeReport(const wrapguard::Report &R,
+                               const ScanRequest &Req,
+                               std::vector<ClangTidyError> &Errors) {
+  if (OutputFormat == Format::Text) {
     // clang-tidy's own reporter: clang-style locations, source lines, fix-it
     // hints and notes, in colour on a terminal.
-    ClangTidyOptions TextOptions = Options.Defaults;
-    TextOptions.mergeWith(Options.Overrides, 0);
+    ClangTidyOptions TextOptions = Req.Options.Defaults;
+    TextOptions.mergeWith(Req.Options.Overrides, 0);
     ClangTidyContext TextContext(std::make_unique<DefaultOptionsProvider>(
-        Options.Global, std::move(TextOptions)));
+        Req.Options.Global, std::move(TextOptions)));
     unsigned WarningsAsErrors = 0;
-    handleErrors(ErrorCopies, TextContext, FB_NoFix, WarningsAsErrors,
+    handleErrors(Errors, TextContext, FB_NoFix, WarningsAsErrors,
                  vfs::createPhysicalFileSystem().release());
-    break;
+    return std::nullopt;
   }
-  case Format::Sarif:
-  case Format::Json: {
-    std::error_code EC;
-    raw_fd_ostream OS(Output.empty() ? std::string("-") : std::string(Output),
-                      EC, sys::fs::OF_Text);
-    if (EC)
-      return fail("cannot write '" + Output + "': " + EC.message());
-    if (OutputFormat == Format::Sarif)
-      wrapguard::writeSarif(R, Tool, Paths, OS);
-    else
-      wrapguard::writeJson(R, Paths, OS);
-    break;
+  std::error_code EC;
+  raw_fd_ostream OS(Req.Output.empty() ? std::string("-") : Req.Output, EC,
+                    sys::fs::OF_Text);
+  if (EC)
+    return fail("cannot write '" + Req.Output + "': " + EC.message());
+  if (OutputFormat == Format::Sarif) {
+    wrapguard::ToolInfo Tool;
+    Tool.Version = WRAPGUARD_VERSION;
+    Tool.InformationUri = WRAPGUARD_INFO_URI;
+    wrapguard::writeSarif(R, Tool, Req.Paths, OS);
+  } else {
+    wrapguard::writeJson(R, Req.Paths, OS);
   }
-  }
+  return std::nullopt;
+}
+
+/// The summary on stderr: findings, then the check's function counts.
+void printSummary(const wrapguard::Report &R) {
+  errs() << "wrapguard: " << R.Findings.size()
+         << (R.Findings.size() == 1 ? " finding" : " findings") << " in "
+         << R.TranslationUnits << " translation unit"
+         << (R.TranslationUnits == 1 ? "" : "s");
+  if (!Baseline.empty())
+    errs() << " (" << R.SuppressedByBaseline << " more in the baseline)";
+  errs() << "\n";
+  errs() << "wrapguard: analysed " << R.FunctionsAnalysed
+         << (R.FunctionsAnalysed == 1 ? " function" : " functions")
+         << ", skipped " << R.FunctionsSkipped << " over budget\n";
+}
+
+/// Writes the report and the fixes; the scan's exit status.
+int finishScan(wrapguard::Report &R, const ScanRequest &Req,
+               ArrayRef<const ClangTidyError *> Kept,
+               ArrayRef<std::string> Runnable) {
+  R.ExecutionSuccessful = !hasErrors(R);
+  // Problems with the scan go to stderr in every format, so CI logs show
+  // them; SARIF carries them as tool notifications too.
+  printNotifications(R, !Quiet);
+
+  std::vector<ClangTidyError> Errors;
+  for (const ClangTidyError *E : Kept)
+    Errors.push_back(*E);
+  if (std::optional<int> Status = writeReport(R, Req, Errors))
+    return *Status;
 
   bool IOError = false;
   if (!ExportFixes.empty()) {
@@ -789,8 +897,7 @@ int main(int Argc, const char **Argv) {
     raw_fd_ostream OS(ExportFixes, EC, sys::fs::OF_None);
     if (EC)
       return fail("cannot write '" + ExportFixes + "': " + EC.message());
-    exportReplacements(Runnable.empty() ? "" : Runnable.front(), ErrorCopies,
-                       OS);
+    exportReplacements(Runnable.empty() ? "" : Runnable.front(), Errors, OS);
   }
   if (Fix) {
     unsigned Applied = 0, Offered = 0;
@@ -799,17 +906,92 @@ int main(int Argc, const char **Argv) {
       errs() << "wrapguard: applied " << Applied << " of " << Offered
              << " suggested fixes\n";
   }
-
-  if (!Quiet) {
-    errs() << "wrapguard: " << R.Findings.size()
-           << (R.Findings.size() == 1 ? " finding" : " findings") << " in "
-           << R.TranslationUnits << " translation unit"
-           << (R.TranslationUnits == 1 ? "" : "s");
-    if (!Baseline.empty())
-      errs() << " (" << R.SuppressedByBaseline << " more in the baseline)";
-    errs() << "\n";
-  }
+  if (!Quiet)
+    printSummary(R);
   if (!R.ExecutionSuccessful || IOError)
     return 2;
   return R.Findings.empty() ? 0 : 1;
+}
+
+/// The findings of the scanned TUs, decided against \p Facts, written.
+int reportScan(const std::vector<wrapguard::TUResult> &TUs,
+               wrapguard::ProjectFacts Facts, const ScanRequest &Req,
+               wrapguard::Report &R, ArrayRef<std::string> Runnable) {
+  FileCache Cache;
+  FindingCollector Collector(Facts, Req.Shard.has_value(), R, Cache);
+  for (const wrapguard::TUResult &TU : TUs)
+    Collector.addTU(TU);
+  std::vector<wrapguard::ReportFinding> Findings;
+  std::vector<const ClangTidyError *> Errors;
+  Collector.take(Findings, Errors);
+  reportBudgetSkips(TUs, Cache, R);
+  if (Req.Shard)
+    R.ShardFacts = std::move(Facts);
+
+  wrapguard::assignFingerprints(Findings, Req.Paths);
+  fingerprintCandidates(R.ShardCandidates, Findings, Req.Paths);
+  applyBaselineFilter(Findings, Errors, Req, R);
+  R.Findings = std::move(Findings);
+  return finishScan(R, Req, Errors, Runnable);
+}
+
+/// A scan, or with \p IndexOnly the `index` subcommand.
+int runScan(ArrayRef<const char *> Argv, bool IndexOnly) {
+  // Clang needs the targets' descriptions to parse inline assembly and
+  // target-specific builtins, as in clang-tidy's own main.
+  InitializeAllTargetInfos();
+  InitializeAllTargetMCs();
+  InitializeAllAsmParsers();
+
+  wrapguard::Report R;
+  R.CommandLine.assign(Argv.begin(), Argv.end());
+  SmallString<256> Cwd;
+  if (!sys::fs::current_path(Cwd))
+    R.WorkingDirectory = std::string(Cwd);
+
+  ScanRequest Req;
+  Req.IndexOnly = IndexOnly;
+  if (std::optional<int> Status = readRequest(Req))
+    return *Status;
+  std::string DBError;
+  std::unique_ptr<CompilationDatabase> DB = loadDatabase(DBError);
+  if (!DB)
+    return fail("cannot load the compilation database: " + DBError);
+
+  std::vector<std::string> Runnable = selectFiles(*DB, Req, R);
+  R.TranslationUnits = Runnable.size();
+  std::vector<wrapguard::TUResult> TUs =
+      scanWithProgress(*DB, Runnable, Req.Options);
+
+  // The project's facts: every TU's, merged in file order (the merge is
+  // commutative, so -j and shards do not change it).
+  wrapguard::ProjectFacts Facts;
+  for (const wrapguard::TUResult &TU : TUs)
+    Facts.merge(TU.Evidence.Facts);
+  if (!Req.FactsOut.empty())
+    if (Error Err = Facts.writeFile(Req.FactsOut))
+      return fail(toString(std::move(Err)));
+  if (IndexOnly)
+    return finishIndex(TUs, Facts, Req, R);
+  return reportScan(TUs, std::move(Facts), Req, R, Runnable);
+}
+
+} // namespace
+
+int main(int Argc, const char **Argv) {
+  InitLLVM X(Argc, Argv);
+  cl::HideUnrelatedOptions(Category);
+  cl::SetVersionPrinter([](raw_ostream &OS) {
+    OS << "wrapguard " << WRAPGUARD_VERSION << " (LLVM " << LLVM_VERSION_STRING
+       << ")\n";
+  });
+  if (!cl::ParseCommandLineOptions(Argc, Argv, Overview, &errs()))
+    return 2;
+  if (MergeCommand)
+    return wrapguard::runMerge(
+        std::vector<std::string>(MergeInputs.begin(), MergeInputs.end()),
+        MergeOutput);
+  if (wrapguard::JoinCommand)
+    return wrapguard::runJoin();
+  return runScan(ArrayRef(Argv, Argc), static_cast<bool>(IndexCommand));
 }

@@ -4,7 +4,8 @@
 // first input's tool and uriBaseIds, the union of the rules, every
 // invocation (so each shard's notifications and success flag survive), and
 // the results, where a finding in a header that several shards reported
-// appears once (same rule and fingerprint).
+// appears once (same rule and fingerprint), as does a function in a header
+// that several shards skipped over budget.
 //
 //===----------------------------------------------------------------------===//
 
@@ -147,6 +148,34 @@ static bool isDeferredResult(const json::Object &Result) {
   return P && P->getBoolean("wrapguard/deferred").value_or(false);
 }
 
+/// A function over budget in a header is skipped by every shard that
+/// includes it; the merged log reports it once, as a full scan does, and each
+/// invocation's functionsSkipped counts the skips it still carries, so the
+/// invocations' counts add up to a full scan's.
+static void dropRepeatedSkips(json::Object &Invocation, StringSet<> &Seen) {
+  json::Array *Notes = Invocation.getArray("toolExecutionNotifications");
+  if (!Notes)
+    return;
+  json::Array Kept;
+  unsigned Skips = 0;
+  for (json::Value &N : *Notes) {
+    const json::Object *O = N.getAsObject();
+    const json::Object *D = O ? O->getObject("descriptor") : nullptr;
+    if (D && D->getString("id") == StringRef(BudgetNotificationId)) {
+      std::string Key;
+      raw_string_ostream(Key) << N;
+      if (!Seen.insert(Key).second)
+        continue;
+      ++Skips;
+    }
+    Kept.push_back(std::move(N));
+  }
+  *Notes = std::move(Kept);
+  if (json::Object *P = Invocation.getObject("properties"))
+    if (P->get("functionsSkipped"))
+      (*P)["functionsSkipped"] = Skips;
+}
+
 static std::optional<json::Value> readLog(StringRef Path) {
   auto Buffer = MemoryBuffer::getFileOrSTDIN(Path);
   if (!Buffer) {
@@ -172,88 +201,97 @@ static std::optional<json::Value> readLog(StringRef Path) {
   return std::move(*Log);
 }
 
-int runMerge(ArrayRef<std::string> Inputs, StringRef Output) {
-  if (Inputs.empty()) {
-    WithColor::error(errs(), "wrapguard merge")
-        << "no input; usage: wrapguard merge [-o OUT] a.sarif b.sarif ...\n";
-    return 2;
-  }
+namespace {
+/// The merged run as the inputs' runs are added to it.
+struct MergedRun {
   std::optional<json::Object> Tool, BaseIds;
   json::Array Rules, Invocations, Results;
-  StringSet<> RuleIds, ResultKeys;
+  StringSet<> RuleIds, ResultKeys, SkipKeys;
   ShardEvidence Shards;
   std::string ColumnKind;
+};
+} // namespace
 
-  for (const std::string &Path : Inputs) {
-    std::optional<json::Value> Log = readLog(Path);
-    if (!Log)
-      return 2;
-    for (json::Value &RunValue : *Log->getAsObject()->getArray("runs")) {
-      json::Object *Run = RunValue.getAsObject();
-      if (!Run)
-        continue;
-      if (json::Object *T = Run->getObject("tool")) {
-        if (json::Object *Driver = T->getObject("driver"))
-          if (json::Array *R = Driver->getArray("rules"))
-            for (json::Value &Rule : *R)
-              if (const json::Object *RO = Rule.getAsObject())
-                if (RuleIds.insert(RO->getString("id").value_or("")).second)
-                  Rules.push_back(std::move(Rule));
-        if (!Tool)
-          Tool = std::move(*T);
-      }
-      if (json::Object *B = Run->getObject("originalUriBaseIds")) {
-        if (!BaseIds)
-          BaseIds = std::move(*B);
-        else if (json::Value(std::move(*B)) !=
-                 json::Value(json::Object(*BaseIds)))
-          WithColor::warning(errs(), "wrapguard merge")
-              << "'" << Path
-              << "' was written with another --source-root; its paths may "
-                 "not resolve\n";
-      }
-      if (ColumnKind.empty())
-        ColumnKind = Run->getString("columnKind").value_or("").str();
-      if (!readShardEvidence(*Run, Path, Shards))
-        return 2;
-      const json::Object *Props = Run->getObject("properties");
-      bool HasCandidates = Props && Props->getArray("wrapguard/candidates");
-      if (json::Array *I = Run->getArray("invocations"))
-        for (json::Value &Inv : *I)
-          Invocations.push_back(std::move(Inv));
-      if (json::Array *R = Run->getArray("results"))
-        for (json::Value &Res : *R) {
-          json::Object *RO = Res.getAsObject();
-          if (!RO)
-            continue;
-          // Rule indices point into the input's rule array; the merged
-          // array has another order, so refer to rules by id only.
-          RO->erase("ruleIndex");
-          // Decided again below, against the facts of every shard; only a
-          // run that carries its candidates can have them decided again.
-          if (HasCandidates && isDeferredResult(*RO))
-            continue;
-          std::string Key = resultKey(*RO);
-          if (!Key.empty() && !ResultKeys.insert(Key).second)
-            continue;
-          Results.push_back(std::move(Res));
-        }
-    }
+/// The first run's tool, the union of every run's rules, and the first
+/// run's uriBaseIds (a warning when another run's differ).
+static void addToolAndBase(json::Object &Run, StringRef Path, MergedRun &M) {
+  if (json::Object *T = Run.getObject("tool")) {
+    if (json::Object *Driver = T->getObject("driver"))
+      if (json::Array *R = Driver->getArray("rules"))
+        for (json::Value &Rule : *R)
+          if (const json::Object *RO = Rule.getAsObject())
+            if (M.RuleIds.insert(RO->getString("id").value_or("")).second)
+              M.Rules.push_back(std::move(Rule));
+    if (!M.Tool)
+      M.Tool = std::move(*T);
   }
+  if (json::Object *B = Run.getObject("originalUriBaseIds")) {
+    if (!M.BaseIds)
+      M.BaseIds = std::move(*B);
+    else if (json::Value(std::move(*B)) !=
+             json::Value(json::Object(*M.BaseIds)))
+      WithColor::warning(errs(), "wrapguard merge")
+          << "'" << Path
+          << "' was written with another --source-root; its paths may not "
+             "resolve\n";
+  }
+  if (M.ColumnKind.empty())
+    M.ColumnKind = Run.getString("columnKind").value_or("").str();
+}
 
-  decideCandidates(Shards, Results, ResultKeys);
+/// The run's results, each once; a shard's deferred ones are left to
+/// decideCandidates.
+static void addResults(json::Object &Run, MergedRun &M) {
+  const json::Object *Props = Run.getObject("properties");
+  bool HasCandidates = Props && Props->getArray("wrapguard/candidates");
+  json::Array *R = Run.getArray("results");
+  if (!R)
+    return;
+  for (json::Value &Res : *R) {
+    json::Object *RO = Res.getAsObject();
+    if (!RO)
+      continue;
+    // Rule indices point into the input's rule array; the merged array has
+    // another order, so refer to rules by id only.
+    RO->erase("ruleIndex");
+    // Decided again below, against the facts of every shard; only a run
+    // that carries its candidates can have them decided again.
+    if (HasCandidates && isDeferredResult(*RO))
+      continue;
+    std::string Key = resultKey(*RO);
+    if (!Key.empty() && !M.ResultKeys.insert(Key).second)
+      continue;
+    M.Results.push_back(std::move(Res));
+  }
+}
 
-  if (!Tool)
-    Tool = json::Object{{"driver", json::Object{{"name", "wrapguard"}}}};
-  if (json::Object *Driver = Tool->getObject("driver"))
-    (*Driver)["rules"] = std::move(Rules);
-  json::Object Run{{"tool", std::move(*Tool)},
-                   {"invocations", std::move(Invocations)},
-                   {"results", std::move(Results)}};
-  if (!ColumnKind.empty())
-    Run["columnKind"] = ColumnKind;
-  if (BaseIds)
-    Run["originalUriBaseIds"] = std::move(*BaseIds);
+/// Adds one input run; false on malformed shard properties.
+static bool addRun(json::Object &Run, StringRef Path, MergedRun &M) {
+  addToolAndBase(Run, Path, M);
+  if (!readShardEvidence(Run, Path, M.Shards))
+    return false;
+  if (json::Array *I = Run.getArray("invocations"))
+    for (json::Value &Inv : *I) {
+      if (json::Object *IO = Inv.getAsObject())
+        dropRepeatedSkips(*IO, M.SkipKeys);
+      M.Invocations.push_back(std::move(Inv));
+    }
+  addResults(Run, M);
+  return true;
+}
+
+static int writeMerged(MergedRun &M, StringRef Output) {
+  if (!M.Tool)
+    M.Tool = json::Object{{"driver", json::Object{{"name", "wrapguard"}}}};
+  if (json::Object *Driver = M.Tool->getObject("driver"))
+    (*Driver)["rules"] = std::move(M.Rules);
+  json::Object Run{{"tool", std::move(*M.Tool)},
+                   {"invocations", std::move(M.Invocations)},
+                   {"results", std::move(M.Results)}};
+  if (!M.ColumnKind.empty())
+    Run["columnKind"] = M.ColumnKind;
+  if (M.BaseIds)
+    Run["originalUriBaseIds"] = std::move(*M.BaseIds);
   json::Object Merged{
       {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
       {"version", "2.1.0"},
@@ -268,6 +306,26 @@ int runMerge(ArrayRef<std::string> Inputs, StringRef Output) {
   }
   OS << formatv("{0:2}", json::Value(std::move(Merged))) << "\n";
   return 0;
+}
+
+int runMerge(ArrayRef<std::string> Inputs, StringRef Output) {
+  if (Inputs.empty()) {
+    WithColor::error(errs(), "wrapguard merge")
+        << "no input; usage: wrapguard merge [-o OUT] a.sarif b.sarif ...\n";
+    return 2;
+  }
+  MergedRun M;
+  for (const std::string &Path : Inputs) {
+    std::optional<json::Value> Log = readLog(Path);
+    if (!Log)
+      return 2;
+    for (json::Value &RunValue : *Log->getAsObject()->getArray("runs"))
+      if (json::Object *Run = RunValue.getAsObject())
+        if (!addRun(*Run, Path, M))
+          return 2;
+  }
+  decideCandidates(M.Shards, M.Results, M.ResultKeys);
+  return writeMerged(M, Output);
 }
 
 } // namespace wrapguard

@@ -82,7 +82,14 @@ struct ReportNotification {
   std::string Message;
   std::string Path; ///< Optional.
   TextPos Pos;      ///< Optional (Line == 0 when absent).
+  /// Optional: the qualified name of the function it is about (a SARIF
+  /// logical location).
+  std::string Function;
 };
+
+/// The notification id of a function the check skipped because one of its
+/// budgets ran out.
+inline constexpr const char *BudgetNotificationId = "budget-exceeded";
 
 struct Report {
   std::vector<ReportFinding> Findings;
@@ -92,6 +99,12 @@ struct Report {
   std::string WorkingDirectory;
   unsigned TranslationUnits = 0;
   unsigned SuppressedByBaseline = 0;
+  /// Functions the check analysed to the end, summed over the TUs (a
+  /// function in a header counts once per TU that analysed it), and those
+  /// it skipped because a budget ran out, each counted once and reported as
+  /// a BudgetNotificationId notification.
+  unsigned FunctionsAnalysed = 0;
+  unsigned FunctionsSkipped = 0;
   /// With --shard: the shard's facts and every candidate, written to the
   /// SARIF run's properties so that `merge` decides them project-wide.
   std::optional<ProjectFacts> ShardFacts;
@@ -165,6 +178,12 @@ llvm::json::Object sarifRelatedLocation(unsigned Id, const ReportNote &N,
 
 /// Percent-encodes a path for a URI (RFC 3986 path characters kept).
 std::string encodeUriPath(llvm::StringRef Path);
+/// Undoes encodeUriPath (and any other percent-encoding): each "%XX" with
+/// two hex digits becomes its byte; anything else is kept as it is.
+std::string decodeUriPath(llvm::StringRef Uri);
+/// The path a SARIF artifact URI names: a file: URI without its scheme and
+/// authority, or a relative reference, percent-decoded.
+std::string uriToPath(llvm::StringRef Uri);
 
 } // namespace wrapguard
 

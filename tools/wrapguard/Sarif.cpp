@@ -170,13 +170,18 @@ json::Object notification(const ReportNotification &N,
   json::Object Out{{"level", N.Level},
                    {"message", json::Object{{"text", N.Message}}},
                    {"descriptor", json::Object{{"id", N.Id}}}};
+  json::Object Location;
   if (!N.Path.empty()) {
     json::Object Phys{{"artifactLocation", artifactLocation(N.Path, Paths)}};
     if (N.Pos.Line)
       Phys["region"] = region(N.Pos);
-    Out["locations"] =
-        json::Array{json::Object{{"physicalLocation", std::move(Phys)}}};
+    Location["physicalLocation"] = std::move(Phys);
   }
+  if (!N.Function.empty())
+    Location["logicalLocations"] = json::Array{
+        json::Object{{"fullyQualifiedName", N.Function}, {"kind", "function"}}};
+  if (!Location.empty())
+    Out["locations"] = json::Array{std::move(Location)};
   return Out;
 }
 
@@ -198,34 +203,36 @@ std::string encodeUriPath(StringRef Path) {
   return Out;
 }
 
-void writeSarif(const Report &R, const ToolInfo &Tool, const PathOptions &Paths,
-                raw_ostream &OS) {
-  // Rules: the known ones always, then any other check that reported.
-  json::Array Rules;
-  StringMap<unsigned> RuleIndex;
-  for (const RuleInfo &Info : KnownRules) {
-    RuleIndex[Info.Id] = Rules.size();
-    Rules.push_back(rule(Info.Id, Tool));
+// LLVM's Support library has no URI type (clangd's lives in clangd), so the
+// two directions are spelled here, next to each other.
+std::string decodeUriPath(StringRef Uri) {
+  std::string Out;
+  for (size_t I = 0; I < Uri.size(); ++I) {
+    if (Uri[I] == '%' && I + 2 < Uri.size() && isHexDigit(Uri[I + 1]) &&
+        isHexDigit(Uri[I + 2])) {
+      Out += static_cast<char>(hexFromNibbles(Uri[I + 1], Uri[I + 2]));
+      I += 2;
+    } else {
+      Out += Uri[I];
+    }
   }
-  for (const ReportFinding &F : R.Findings)
-    if (RuleIndex.try_emplace(F.Check, Rules.size()).second)
-      Rules.push_back(rule(F.Check, Tool));
+  return Out;
+}
 
-  json::Array Results;
-  for (const ReportFinding &F : R.Findings)
-    Results.push_back(result(F, RuleIndex[F.Check], Paths));
-  // A shard's candidates, every one, so that merge can decide them against
-  // the facts of all shards.
-  json::Array Candidates;
-  for (const DeferredFinding &D : R.ShardCandidates) {
-    ReportFinding F = D.Finding;
-    F.Deferred = true;
-    Candidates.push_back(
-        json::Object{{"candidate", D.Cand.toJSON()},
-                     {"origin", factLocToJSON(D.Origin)},
-                     {"result", result(F, RuleIndex.lookup(F.Check), Paths)}});
+std::string uriToPath(StringRef Uri) {
+  StringRef Rest = Uri;
+  // file:///abs/path, file://localhost/abs/path, file:/abs/path (RFC 8089).
+  if (Rest.consume_front_insensitive("file:") && Rest.consume_front("//")) {
+    size_t Slash = Rest.find('/');
+    Rest = Slash == StringRef::npos ? StringRef() : Rest.drop_front(Slash);
   }
+  return decodeUriPath(Rest);
+}
 
+namespace {
+
+/// invocations[0]: success, the command line, the notifications, counts.
+json::Object invocation(const Report &R, const PathOptions &Paths) {
   json::Array Notifications;
   for (const ReportNotification &N : R.Notifications)
     Notifications.push_back(notification(N, Paths));
@@ -245,28 +252,66 @@ void writeSarif(const Report &R, const ToolInfo &Tool, const PathOptions &Paths,
       {"toolExecutionNotifications", std::move(Notifications)},
       {"properties",
        json::Object{{"translationUnits", R.TranslationUnits},
-                    {"suppressedByBaseline", R.SuppressedByBaseline}}}};
+                    {"suppressedByBaseline", R.SuppressedByBaseline},
+                    {"functionsAnalysed", R.FunctionsAnalysed},
+                    {"functionsSkipped", R.FunctionsSkipped}}}};
   if (!R.WorkingDirectory.empty())
     Invocation["workingDirectory"] = json::Object{
         {"uri",
          "file://" +
              encodeUriPath(sys::path::convert_to_slash(R.WorkingDirectory)) +
              "/"}};
+  return Invocation;
+}
+
+/// A shard's candidates, every one, so that merge can decide them against
+/// the facts of all shards.
+json::Array candidates(const Report &R, const StringMap<unsigned> &RuleIndex,
+                       const PathOptions &Paths) {
+  json::Array Candidates;
+  for (const DeferredFinding &D : R.ShardCandidates) {
+    ReportFinding F = D.Finding;
+    F.Deferred = true;
+    Candidates.push_back(
+        json::Object{{"candidate", D.Cand.toJSON()},
+                     {"origin", factLocToJSON(D.Origin)},
+                     {"result", result(F, RuleIndex.lookup(F.Check), Paths)}});
+  }
+  return Candidates;
+}
+
+} // namespace
+
+void writeSarif(const Report &R, const ToolInfo &Tool, const PathOptions &Paths,
+                raw_ostream &OS) {
+  // Rules: the known ones always, then any other check that reported.
+  json::Array Rules;
+  StringMap<unsigned> RuleIndex;
+  for (const RuleInfo &Info : KnownRules) {
+    RuleIndex[Info.Id] = Rules.size();
+    Rules.push_back(rule(Info.Id, Tool));
+  }
+  for (const ReportFinding &F : R.Findings)
+    if (RuleIndex.try_emplace(F.Check, Rules.size()).second)
+      Rules.push_back(rule(F.Check, Tool));
+
+  json::Array Results;
+  for (const ReportFinding &F : R.Findings)
+    Results.push_back(result(F, RuleIndex[F.Check], Paths));
 
   json::Object Driver{{"name", Tool.Name},
                       {"version", Tool.Version},
                       {"semanticVersion", Tool.Version},
                       {"informationUri", Tool.InformationUri},
                       {"rules", std::move(Rules)}};
-
   json::Object Run{{"tool", json::Object{{"driver", std::move(Driver)}}},
                    {"columnKind", "unicodeCodePoints"},
-                   {"invocations", json::Array{std::move(Invocation)}},
+                   {"invocations", json::Array{invocation(R, Paths)}},
                    {"results", std::move(Results)}};
   if (R.ShardFacts)
     Run["properties"] =
         json::Object{{"wrapguard/facts", R.ShardFacts->toJSON()},
-                     {"wrapguard/candidates", std::move(Candidates)},
+                     {"wrapguard/candidates", candidates(R, RuleIndex, Paths)},
                      {"wrapguard/sourceRoot", Paths.SourceRoot}};
   if (!Paths.SourceRoot.empty())
     Run["originalUriBaseIds"] = json::Object{
