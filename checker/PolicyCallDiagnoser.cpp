@@ -110,18 +110,16 @@ PolicyCallDiagnoser::operator()(const CFGElement &Elt, const PathQuery &Q) {
   std::optional<CallSite> Site = matchCallSite(*C, Types);
   if (!Site)
     return Out;
-  CallableState St = PolicyCallModel::getState(*Site->Callable, Q.env(), Types);
+  CallableState St = stateOf(*Site->Callable, Q.env(), Types);
   if (!St.NonEmpty)
     return Out;
-  // Also true when no path reaches the call.
-  if (Q.proves(St.NonEmpty->formula()))
+  StateVerdict V = judgeState(St, Q);
+  if (V == StateVerdict::NonEmpty) // Also when no path reaches the call.
     return Out;
   Seen.insert(C);
-  if (Q.proves(St.NonEmpty->formula(), /*Negated=*/true)) {
+  if (V == StateVerdict::Empty)
     Out.push_back({*Site, /*AlwaysEmpty=*/true});
-    return Out;
-  }
-  if (Opts.StrictMode || (St.Tracked && Q.proves(St.Tracked->formula())))
+  else if (V == StateVerdict::MayBeEmpty || Opts.StrictMode)
     Out.push_back({*Site, /*AlwaysEmpty=*/false});
   else if (Opts.DeferToProjectFacts)
     Out.push_back({*Site, /*AlwaysEmpty=*/false, /*Deferred=*/true});

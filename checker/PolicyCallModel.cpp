@@ -15,9 +15,14 @@ namespace wrapguard {
 
 CallResultOracle::~CallResultOracle() = default;
 
-CallableState PolicyCallModel::getState(const Expr &E, const Environment &Env,
-                                        const CallableTypes &Types) {
-  return stateOf(E, Env, Types);
+StateVerdict judgeState(const CallableState &S, const PathQuery &Q) {
+  if (Q.proves(S.NonEmpty->formula()))
+    return StateVerdict::NonEmpty;
+  if (Q.proves(S.NonEmpty->formula(), /*Negated=*/true))
+    return StateVerdict::Empty;
+  if (S.Tracked && Q.proves(S.Tracked->formula()))
+    return StateVerdict::MayBeEmpty;
+  return StateVerdict::Unknown;
 }
 
 PolicyCallModel::PolicyCallModel(ASTContext &Ctx, Environment &Env,

@@ -79,12 +79,6 @@ public:
         clang::dataflow::Value &Current,
         clang::dataflow::Environment &CurrentEnv) override;
 
-  /// The state of the nullable callable that E denotes, or an empty state
-  /// when E is not one or the environment knows nothing of it.
-  static CallableState getState(const clang::Expr &E,
-                                const clang::dataflow::Environment &Env,
-                                const CallableTypes &Types);
-
 private:
   const CallableTypes &Types;
   CallResultOracle &Oracle;
@@ -93,6 +87,19 @@ private:
   /// one boolean location each, whose value the environments track.
   llvm::StringMap<clang::dataflow::StorageLocation *> KeyPresence;
 };
+
+/// What a path says of one callable's state. The diagnoser (at a call) and
+/// the callee summaries (at a return) ask the same three questions, in the
+/// order that spends the solver least.
+enum class StateVerdict {
+  NonEmpty,   ///< Non-empty on every path (or no path reaches here).
+  Empty,      ///< Empty on every path.
+  MayBeEmpty, ///< Tracked, and empty on some path.
+  Unknown,    ///< Of unknown origin, and not decided.
+};
+
+/// Judges S, whose NonEmpty must be set, at the point Q describes.
+StateVerdict judgeState(const CallableState &S, const PathQuery &Q);
 
 /// The error runPolicyCallModel returns when a budget runs out, naming the
 /// option that sets it, so that a skip can say which.

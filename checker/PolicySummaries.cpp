@@ -165,22 +165,27 @@ Emptiness PolicySummaries::summarize(const FunctionDecl &Def,
         if (!Ret || !Ret->getRetValue())
           return;
         const Environment &Env = Q.env();
-        CallableState St =
-            PolicyCallModel::getState(*Ret->getRetValue(), Env, Types);
+        CallableState St = stateOf(*Ret->getRetValue(), Env, Types);
         if (!St.NonEmpty) {
           SawUnknown = true;
           return;
         }
         if (Q.proves(Env.arena().makeLiteral(false)))
           return; // Unreachable return.
-        if (Q.proves(St.NonEmpty->formula()))
+        switch (judgeState(St, Q)) {
+        case StateVerdict::NonEmpty:
           SawNonEmpty = true;
-        else if (Q.proves(St.NonEmpty->formula(), /*Negated=*/true))
+          break;
+        case StateVerdict::Empty:
           SawEmpty = true;
-        else if (St.Tracked && Q.proves(St.Tracked->formula()))
+          break;
+        case StateVerdict::MayBeEmpty:
           SawMaybe = true;
-        else
+          break;
+        case StateVerdict::Unknown:
           SawUnknown = true;
+          break;
+        }
         if ((SawEmpty || SawMaybe) && FirstEmpty.isInvalid())
           FirstEmpty = Ret->getBeginLoc();
       });
