@@ -414,6 +414,12 @@ std::string alwaysEmptyMessage(StringRef Name) {
   return (AlwaysPrefix + Name + AlwaysSuffix).str();
 }
 
+std::string skippedMessage(StringRef Name, StringRef Budget) {
+  return ((Name.empty() ? Twine("a function") : "'" + Name + "'") +
+          " was not analysed: it exceeds the budget " + Budget)
+      .str();
+}
+
 bool isAlwaysEmptyMessage(StringRef Message) {
   return Message.starts_with(AlwaysPrefix) && Message.ends_with(AlwaysSuffix);
 }

@@ -129,6 +129,10 @@ private:
 std::string possiblyEmptyMessage(llvm::StringRef Name);
 std::string alwaysEmptyMessage(llvm::StringRef Name);
 bool isAlwaysEmptyMessage(llvm::StringRef Message);
+/// A function skipped over budget: "'NAME' was not analysed: it exceeds the
+/// budget OPTION" ("a function" when the name is empty). The check's warning
+/// and the scanner's notification both say this.
+std::string skippedMessage(llvm::StringRef Name, llvm::StringRef Budget);
 
 } // namespace wrapguard
 

@@ -197,9 +197,9 @@ void UncheckedPolicyCallCheck::skipped(const FunctionDecl &FD, StringRef Budget,
                            ? Config.MaxSolverIterations
                            : std::int64_t(Config.MaxBlockVisits);
   const FunctionDecl *Named = namedFunction(FD);
-  diag(Loc, "%select{function|lambda in}0 '%1' was not analysed: it exceeds "
-            "the budget %2 (%3)")
-      << (Named != &FD) << Named->getQualifiedNameAsString() << Budget
+  diag(Loc, "%select{function|lambda in}0 %1 (%2)")
+      << (Named != &FD)
+      << skippedMessage(Named->getQualifiedNameAsString(), Budget)
       << std::to_string(Limit);
 }
 

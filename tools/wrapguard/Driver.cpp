@@ -814,9 +814,7 @@ void reportBudgetSkips(const std::vector<wrapguard::TUResult> &TUs,
     wrapguard::ReportNotification N;
     N.Id = wrapguard::BudgetNotificationId;
     N.Level = "note";
-    N.Message = (L.Function.empty() ? std::string("a function")
-                                    : "'" + L.Function + "'") +
-                " was not analysed: it exceeds the budget " + S->Budget;
+    N.Message = wrapguard::skippedMessage(L.Function, S->Budget);
     N.Function = L.Function;
     N.Path = L.File;
     if (L.valid()) {
