@@ -58,11 +58,14 @@ const Expr *movedFromObject(const Expr *Arg) {
   const auto *Call = dyn_cast_or_null<CallExpr>(stripNoise(Arg));
   if (!Call || Call->getNumArgs() != 1)
     return nullptr;
-  const FunctionDecl *FD = Call->getDirectCallee();
-  if (!FD || !FD->isInStdNamespace() || !FD->getIdentifier() ||
-      FD->getName() != "move")
+  if (!isStdFunction(Call->getDirectCallee(), "move"))
     return nullptr;
   return Call->getArg(0);
+}
+
+bool isStdFunction(const FunctionDecl *FD, StringRef Name) {
+  return FD && FD->isInStdNamespace() && FD->getIdentifier() &&
+         FD->getName() == Name;
 }
 
 //===----------------------------------------------------------------------===//

@@ -36,6 +36,9 @@ bool isNullLiteral(const clang::Expr *E, clang::ASTContext &Ctx);
 /// For `std::move(x)`, the expression x; else null.
 const clang::Expr *movedFromObject(const clang::Expr *Arg);
 
+/// Whether FD is the function std::NAME (libc++'s std::__1 included).
+bool isStdFunction(const clang::FunctionDecl *FD, llvm::StringRef Name);
+
 /// std::map or std::unordered_map whose mapped type is a nullable callable.
 bool isCallableMap(clang::QualType T, const CallableTypes &Types);
 

@@ -79,12 +79,6 @@ MapMember mapMemberOf(const CXXMethodDecl &M) {
       .Default(MapMember::Other);
 }
 
-/// The callee when it is std::NAME.
-bool isStdFunction(const FunctionDecl *FD, StringRef Name) {
-  return FD && FD->isInStdNamespace() && FD->getIdentifier() &&
-         FD->getName() == Name;
-}
-
 //===----------------------------------------------------------------------===//
 // Writing states.
 //===----------------------------------------------------------------------===//
