@@ -12,10 +12,15 @@
 namespace wrapguard {
 namespace {
 
-const DefSummary AllSummaries[] = {DefSummary::None, DefSummary::NeverEmpty,
-                                   DefSummary::MayBeEmpty,
-                                   DefSummary::AlwaysEmpty,
-                                   DefSummary::Unknown};
+/// What a function's definitions say; std::nullopt when none was seen.
+using DefSummary = std::optional<Emptiness>;
+const DefSummary AllSummaries[] = {std::nullopt, Emptiness::NonEmpty,
+                                   Emptiness::MayBeEmpty,
+                                   Emptiness::AlwaysEmpty, Emptiness::Unknown};
+
+std::string toString(DefSummary D) {
+  return D ? wrapguard::toString(*D).str() : "none";
+}
 
 FactLoc loc(llvm::StringRef File, unsigned Line, unsigned Offset,
             llvm::StringRef Function = "") {
@@ -60,10 +65,10 @@ std::string text(const llvm::json::Value &V) {
 
 TEST(ProjectFactsJoin, IsCommutativeAndIdempotent) {
   for (DefSummary A : AllSummaries) {
-    EXPECT_EQ(join(A, A), A) << toString(A).str();
+    EXPECT_EQ(joinDefinitions(A, A), A) << toString(A);
     for (DefSummary B : AllSummaries)
-      EXPECT_EQ(join(A, B), join(B, A))
-          << toString(A).str() << " with " << toString(B).str();
+      EXPECT_EQ(joinDefinitions(A, B), joinDefinitions(B, A))
+          << toString(A) << " with " << toString(B);
   }
 }
 
@@ -71,24 +76,24 @@ TEST(ProjectFactsJoin, IsAssociative) {
   for (DefSummary A : AllSummaries)
     for (DefSummary B : AllSummaries)
       for (DefSummary C : AllSummaries)
-        EXPECT_EQ(join(join(A, B), C), join(A, join(B, C)))
-            << toString(A).str() << ", " << toString(B).str() << ", "
-            << toString(C).str();
+        EXPECT_EQ(joinDefinitions(joinDefinitions(A, B), C), joinDefinitions(A, joinDefinitions(B, C)))
+            << toString(A) << ", " << toString(B) << ", "
+            << toString(C);
 }
 
 TEST(ProjectFactsJoin, Table) {
-  using D = DefSummary;
-  // None is the unit.
+  using D = Emptiness;
+  // None seen is the unit.
   for (DefSummary A : AllSummaries)
-    EXPECT_EQ(join(D::None, A), A);
+    EXPECT_EQ(joinDefinitions(std::nullopt, A), A);
   // One override that may return empty makes the method a source.
-  EXPECT_EQ(join(D::NeverEmpty, D::MayBeEmpty), D::MayBeEmpty);
-  EXPECT_EQ(join(D::NeverEmpty, D::AlwaysEmpty), D::MayBeEmpty);
-  EXPECT_EQ(join(D::MayBeEmpty, D::AlwaysEmpty), D::MayBeEmpty);
-  EXPECT_EQ(join(D::Unknown, D::MayBeEmpty), D::MayBeEmpty);
-  EXPECT_EQ(join(D::Unknown, D::AlwaysEmpty), D::MayBeEmpty);
+  EXPECT_EQ(joinDefinitions(D::NonEmpty, D::MayBeEmpty), D::MayBeEmpty);
+  EXPECT_EQ(joinDefinitions(D::NonEmpty, D::AlwaysEmpty), D::MayBeEmpty);
+  EXPECT_EQ(joinDefinitions(D::MayBeEmpty, D::AlwaysEmpty), D::MayBeEmpty);
+  EXPECT_EQ(joinDefinitions(D::Unknown, D::MayBeEmpty), D::MayBeEmpty);
+  EXPECT_EQ(joinDefinitions(D::Unknown, D::AlwaysEmpty), D::MayBeEmpty);
   // Never empty only when every definition says so.
-  EXPECT_EQ(join(D::NeverEmpty, D::Unknown), D::Unknown);
+  EXPECT_EQ(joinDefinitions(D::NonEmpty, D::Unknown), D::Unknown);
 }
 
 //===----------------------------------------------------------------------===//
@@ -98,7 +103,7 @@ TEST(ProjectFactsJoin, Table) {
 ProjectFacts factsA() {
   ProjectFacts F;
   SourceFacts &Fn = F.get("f:select", SourceKind::Function, "select_wrapper");
-  Fn.Definition = DefSummary::NeverEmpty;
+  Fn.Definition = Emptiness::NonEmpty;
   Fn.Tested = 2;
   Fn.Untested = 1;
   Fn.TestedAt = loc("/p/b.cpp", 9, 120, "run_epoch");
@@ -112,7 +117,7 @@ ProjectFacts factsA() {
 ProjectFacts factsB() {
   ProjectFacts F;
   SourceFacts &Fn = F.get("f:select", SourceKind::Function, "select_wrapper");
-  Fn.Definition = DefSummary::MayBeEmpty;
+  Fn.Definition = Emptiness::MayBeEmpty;
   Fn.EmptyReturn = loc("/p/policies.cpp", 41, 700, "select_wrapper");
   Fn.Tested = 3;
   Fn.TestedAt = loc("/p/a.cpp", 88, 2000, "prepare"); // Smaller file.
@@ -121,7 +126,7 @@ ProjectFacts factsB() {
   Field.Constructors["c:ctor2"] = {"Hooks(int)", false, loc("/p/h.cpp", 5, 60)};
   Field.EmptiedAt = loc("/p/y.cpp", 10, 100, "clear");
   F.get("f:other", SourceKind::Function, "other").Definition =
-      DefSummary::AlwaysEmpty;
+      Emptiness::AlwaysEmpty;
   return F;
 }
 
@@ -140,7 +145,7 @@ TEST(ProjectFactsMerge, IsIdempotentForDefinitions) {
     One.get("f:x", SourceKind::Function, "x").Definition = D;
     ProjectFacts Twice = One;
     Twice.merge(One);
-    EXPECT_EQ(Twice.find("f:x")->Definition, D) << toString(D).str();
+    EXPECT_EQ(Twice.find("f:x")->Definition, D) << toString(D);
   }
 }
 
@@ -149,7 +154,7 @@ TEST(ProjectFactsMerge, SumsCountsAndKeepsTheSmallestLocations) {
   F.merge(factsB());
   const SourceFacts *Fn = F.find("f:select");
   ASSERT_NE(Fn, nullptr);
-  EXPECT_EQ(Fn->Definition, DefSummary::MayBeEmpty);
+  EXPECT_EQ(Fn->Definition, Emptiness::MayBeEmpty);
   EXPECT_EQ(Fn->Tested, 5u);
   EXPECT_EQ(Fn->Untested, 1u);
   EXPECT_EQ(Fn->TestedAt.File, "/p/a.cpp");
@@ -161,7 +166,7 @@ TEST(ProjectFactsMerge, SumsCountsAndKeepsTheSmallestLocations) {
   EXPECT_EQ(Field->Constructors.size(), 2u);
   EXPECT_EQ(Field->EmptiedAt.File, "/p/y.cpp");
   EXPECT_EQ(F.find("p:train#0")->Untested, 4u);
-  EXPECT_EQ(F.find("f:other")->Definition, DefSummary::AlwaysEmpty);
+  EXPECT_EQ(F.find("f:other")->Definition, Emptiness::AlwaysEmpty);
 }
 
 TEST(ProjectFactsMerge, TestedAtIsOrderedByFileThenOffset) {
@@ -376,7 +381,7 @@ TEST(ProjectFactsCandidate, JSONRoundTrips) {
 TEST(ProjectFactsResolve, DefinitionThatMayReturnEmpty) {
   ProjectFacts F;
   F.get("f:s", SourceKind::Function, "select_wrapper") =
-      function(DefSummary::MayBeEmpty,
+      function(Emptiness::MayBeEmpty,
                loc("/p/src/policies.cpp", 41, 700, "select_wrapper"));
   Resolution R = resolve(F, candidate({"f:s"}));
   ASSERT_TRUE(R.Report);
@@ -390,7 +395,7 @@ TEST(ProjectFactsResolve, DefinitionThatMayReturnEmpty) {
 TEST(ProjectFactsResolve, DefinitionThatAlwaysReturnsEmpty) {
   ProjectFacts F;
   F.get("f:s", SourceKind::Function, "select_wrapper") = function(
-      DefSummary::AlwaysEmpty, loc("/p/policies.cpp", 7, 70, "select_wrapper"));
+      Emptiness::AlwaysEmpty, loc("/p/policies.cpp", 7, 70, "select_wrapper"));
   Resolution R = resolve(F, candidate({"f:s"}));
   ASSERT_TRUE(R.Report);
   ASSERT_EQ(R.Notes.size(), 1u);
@@ -403,7 +408,7 @@ TEST(ProjectFactsResolve, DefinitionThatAlwaysReturnsEmpty) {
 TEST(ProjectFactsResolve, NeverEmptyDefinitionBeatsNameAndBelief) {
   ProjectFacts F;
   SourceFacts &S = F.get("f:p", SourceKind::Function, "ns::default_policy");
-  S.Definition = DefSummary::NeverEmpty;
+  S.Definition = Emptiness::NonEmpty;
   S.Tested = 3;
   S.TestedAt = loc("/p/a.cpp", 5, 50, "careful");
   Resolution R = resolve(F, candidate({"f:p"}));
@@ -425,7 +430,7 @@ TEST(ProjectFactsResolve, PolicyNameWhenNoDefinitionIsSeen) {
   EXPECT_FALSE(resolve(F, candidate({"f:p"}, false, "^ns")).Report);
   EXPECT_FALSE(resolve(F, candidate({"f:p"}, false, "selector")).Report);
   // An unjudged definition leaves the name to decide.
-  F.get("f:p", SourceKind::Function, "").Definition = DefSummary::Unknown;
+  F.get("f:p", SourceKind::Function, "").Definition = Emptiness::Unknown;
   EXPECT_TRUE(resolve(F, candidate({"f:p"})).Report);
 }
 
@@ -515,14 +520,14 @@ TEST(ProjectFactsResolve, UnknownKeyIsNotReported) {
   // Known, but nothing says anything of it.
   F.get("f:plain", SourceKind::Function, "make_fn");
   EXPECT_FALSE(resolve(F, candidate({"f:plain"})).Report);
-  F.get("f:plain", SourceKind::Function, "").Definition = DefSummary::Unknown;
+  F.get("f:plain", SourceKind::Function, "").Definition = Emptiness::Unknown;
   EXPECT_FALSE(resolve(F, candidate({"f:plain"})).Report);
 }
 
 TEST(ProjectFactsResolve, EmptyLocallyWithANeverEmptySourceIsReported) {
   ProjectFacts F;
   F.get("f:n", SourceKind::Function, "make_fn").Definition =
-      DefSummary::NeverEmpty;
+      Emptiness::NonEmpty;
   EXPECT_FALSE(resolve(F, candidate({"f:n"})).Report);
   Resolution R = resolve(F, candidate({"f:n"}, true));
   EXPECT_TRUE(R.Report);
@@ -532,9 +537,9 @@ TEST(ProjectFactsResolve, EmptyLocallyWithANeverEmptySourceIsReported) {
 TEST(ProjectFactsResolve, EveryKeyMustBeJudged) {
   ProjectFacts F;
   F.get("f:may", SourceKind::Function, "select_wrapper") =
-      function(DefSummary::MayBeEmpty, loc("/p/p.cpp", 4, 40));
+      function(Emptiness::MayBeEmpty, loc("/p/p.cpp", 4, 40));
   F.get("f:never", SourceKind::Function, "make_fn").Definition =
-      DefSummary::NeverEmpty;
+      Emptiness::NonEmpty;
   // One unknown key: not decided, whatever the other says.
   EXPECT_FALSE(resolve(F, candidate({"f:may", "f:unknown"})).Report);
   EXPECT_FALSE(resolve(F, candidate({"f:unknown", "f:may"})).Report);
@@ -551,7 +556,7 @@ TEST(ProjectFactsResolve, EveryKeyMustBeJudged) {
 TEST(ProjectFactsResolve, TwoSourcesThatMayBeEmptyGiveTwoNotes) {
   ProjectFacts F;
   F.get("f:a", SourceKind::Function, "a_fn") =
-      function(DefSummary::MayBeEmpty, loc("/p/a.cpp", 4, 40));
+      function(Emptiness::MayBeEmpty, loc("/p/a.cpp", 4, 40));
   SourceFacts &H = F.get("m:h", SourceKind::Field, "C::h");
   H.Constructors["c:c"] = {"C()", false, loc("/p/c.cpp", 2, 20)};
   Resolution R = resolve(F, candidate({"f:a", "m:h"}));

@@ -15,9 +15,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "Join.h"
-#include "PolicyCallAnalysis.h"
 #include "Report.h"
 #include "Scan.h"
+#include "Wording.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang/Format/Format.h"
 #include "clang/Tooling/Core/Replacement.h"

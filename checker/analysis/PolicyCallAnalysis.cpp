@@ -1,0 +1,322 @@
+//===- PolicyCallAnalysis.cpp - Unchecked policy-call analysis ------------===//
+
+#include "PolicyCallAnalysis.h"
+#include "BodyIndex.h"
+#include "CallableTypes.h"
+#include "FactsCollector.h"
+#include "FixIts.h"
+#include "PolicyCallDiagnoser.h"
+#include "PolicyCallModel.h"
+#include "PolicySummaries.h"
+#include "SourceKeys.h"
+#include "Wording.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
+
+using namespace clang;
+using namespace clang::dataflow;
+
+namespace wrapguard {
+
+/// The expression a constructor's mem-initializer evaluates: its written
+/// initializer, or, for a member initialized by its default member
+/// initializer, that initializer (the CFG evaluates it in the constructor).
+static const Expr *initializerExpr(const CXXCtorInitializer &Init) {
+  const Expr *E = Init.getInit();
+  if (const auto *Default = dyn_cast_or_null<CXXDefaultInitExpr>(E))
+    return Default->getExpr();
+  return E;
+}
+
+namespace {
+
+/// Finds, cheaply, whether a function calls through a nullable callable at
+/// all, in its body or, for a constructor, its mem-initializers; most
+/// functions don't, and they skip the dataflow analysis entirely.
+class CallSiteFinder : public RecursiveASTVisitor<CallSiteFinder> {
+public:
+  explicit CallSiteFinder(const CallableTypes &Types) : Types(Types) {}
+  void traverseFunction(const FunctionDecl &FD) {
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(&FD))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (const Expr *E = initializerExpr(*Init); E && !Found)
+          TraverseStmt(const_cast<Expr *>(E));
+    if (!Found)
+      TraverseStmt(FD.getBody());
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    if (matchCallSite(*C, Types))
+      Found = true;
+    return !Found;
+  }
+  // A lambda's body is analysed as its own function.
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  bool Found = false;
+
+private:
+  const CallableTypes &Types;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The analyzer.
+//===----------------------------------------------------------------------===//
+
+class PolicyCallAnalyzer::Impl {
+public:
+  Impl(ASTContext &Ctx, AnalysisOptions O)
+      : Ctx(Ctx), Opts(std::move(O)), Types(Opts.NullableCallableTypes),
+        Summaries(Ctx, Opts, Types) {}
+
+  std::vector<Finding> analyze(const FunctionDecl &FD, AnalysisStatus *Status,
+                               std::string *Budget);
+
+  ASTContext &Ctx;
+  AnalysisOptions Opts;
+  CallableTypes Types;
+  PolicySummaries Summaries;
+  /// Shared by the findings of one function and by the facts collector.
+  BodyIndexes Indexes;
+  /// The sources of deferred findings, with their untested calls.
+  ProjectFacts Untested;
+
+private:
+  /// What last gave the call's callable its value before the call: an
+  /// earlier mem-initializer of the field, or an event of a local.
+  std::optional<BodyIndex::Event> latestOrigin(const CallSite &Site,
+                                               const FunctionDecl &FD);
+  void addOriginNote(const CallSite &Site, const FunctionDecl &FD,
+                     StringRef Name, Finding &F);
+  bool defer(const CallSite &Site, const FunctionDecl &FD, StringRef Name,
+             Finding &F);
+};
+
+static bool contains(const Expr &Root, const Stmt &S) {
+  return &Root == &S || ParentMap(const_cast<Expr *>(&Root)).hasParent(&S);
+}
+
+/// Where the use of Call is judged for its repair: the mem-initializer's
+/// expression when Call is in one (a statement-level `if` cannot go into an
+/// initializer list), else FD's body.
+static const Stmt &repairRoot(const CallExpr &Call, const FunctionDecl &FD) {
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(&FD))
+    for (const CXXCtorInitializer *Init : Ctor->inits())
+      if (const Expr *E = initializerExpr(*Init); E && contains(*E, Call))
+        return *E;
+  return *FD.getBody();
+}
+
+/// A call in a constructor's mem-initializer through a field of the object
+/// under construction that an earlier mem-initializer set (`: f_(g),
+/// v_(f_(1))`) sees the value that initializer gave the field, not whatever
+/// the class's other constructors put there: that initializer, or null.
+static const CXXCtorInitializer *earlierFieldInit(const CallSite &Site,
+                                                  const FunctionDecl &FD) {
+  const auto *Ctor = dyn_cast<CXXConstructorDecl>(&FD);
+  const auto *ME = dyn_cast<MemberExpr>(stripNoise(Site.Callable));
+  if (!Ctor || !ME || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+    return nullptr;
+  const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  if (!Field)
+    return nullptr;
+  // inits() are in the order the fields are initialized.
+  const CXXCtorInitializer *FieldInit = nullptr;
+  for (const CXXCtorInitializer *Init : Ctor->inits()) {
+    const Expr *E = initializerExpr(*Init);
+    if (!E)
+      continue;
+    if (contains(*E, *Site.Call))
+      return FieldInit;
+    if (Init->getMember() == Field &&
+        (Init->isWritten() || isa<CXXDefaultInitExpr>(Init->getInit())))
+      FieldInit = Init;
+  }
+  return nullptr;
+}
+
+std::vector<Finding> PolicyCallAnalyzer::Impl::analyze(const FunctionDecl &FD,
+                                                       AnalysisStatus *Status,
+                                                       std::string *Budget) {
+  auto SetStatus = [&](AnalysisStatus S) {
+    if (Status)
+      *Status = S;
+  };
+  SetStatus(AnalysisStatus::Skipped);
+  if (!FD.doesThisDeclarationHaveABody() || FD.isDependentContext() ||
+      FD.isInvalidDecl() || !FD.getBody())
+    return {};
+  CallSiteFinder Finder(Types);
+  Finder.traverseFunction(FD);
+  if (!Finder.Found) {
+    SetStatus(AnalysisStatus::Analyzed);
+    return {};
+  }
+
+  PolicyCallDiagnoser Diagnoser(Types, Opts);
+  llvm::SmallVector<PolicyCallVerdict> Verdicts;
+  llvm::Error Err = runPolicyCallModel(
+      FD, Ctx, Types, Summaries, Opts.MaxSolverIterations, Opts.MaxBlockVisits,
+      [&](const CFGElement &Elt, const PathQuery &Q) {
+        llvm::append_range(Verdicts, Diagnoser(Elt, Q));
+      });
+  if (Err) {
+    // A budget that ran out names its option; any other error (a CFG that
+    // cannot be built) is a skip too, with no budget to name.
+    bool OverBudget = false;
+    llvm::handleAllErrors(
+        std::move(Err),
+        [&](const BudgetExceeded &E) {
+          OverBudget = true;
+          if (Budget)
+            *Budget = E.option().str();
+        },
+        [](const llvm::ErrorInfoBase &) {});
+    SetStatus(OverBudget ? AnalysisStatus::BudgetExceeded
+                         : AnalysisStatus::Skipped);
+    return {};
+  }
+  SetStatus(AnalysisStatus::Analyzed);
+
+  std::vector<Finding> Findings;
+  for (const PolicyCallVerdict &V : Verdicts) {
+    const Expr *Shown = stripNoise(V.Site.Callable);
+    std::string Name = spelledText(Shown->getSourceRange(), Ctx);
+    if (Name.empty())
+      Name = "callable";
+    Finding F;
+    F.Loc = Shown->getBeginLoc();
+    if (V.Deferred && !defer(V.Site, FD, Name, F))
+      continue;
+    F.AlwaysEmpty = V.AlwaysEmpty;
+    F.Message =
+        V.AlwaysEmpty ? alwaysEmptyMessage(Name) : possiblyEmptyMessage(Name);
+    addOriginNote(V.Site, FD, Name, F);
+    addRepair(V.Site, Name, repairRoot(*V.Site.Call, FD), Ctx, Opts, F);
+    Findings.push_back(std::move(F));
+  }
+  return Findings;
+}
+
+std::optional<BodyIndex::Event>
+PolicyCallAnalyzer::Impl::latestOrigin(const CallSite &Site,
+                                       const FunctionDecl &FD) {
+  if (const CXXCtorInitializer *Init = earlierFieldInit(Site, FD)) {
+    const Expr *Value = initializerExpr(*Init);
+    return BodyIndex::Event{BodyIndex::Event::Init,
+                            Init->isWritten() ? Init->getSourceLocation()
+                                              : Value->getBeginLoc(),
+                            Value};
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(stripNoise(Site.Callable));
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || isa<ParmVarDecl>(V) || !V->isLocalVarDecl())
+    return std::nullopt;
+  const SourceManager &SM = Ctx.getSourceManager();
+  return Indexes.of(FD).latestBefore(
+      *V, SM.getExpansionLoc(Site.Call->getBeginLoc()), SM);
+}
+
+/// Turns F into a candidate for the project's facts; false when the
+/// callable's sources cannot be named, and the call stays quiet.
+bool PolicyCallAnalyzer::Impl::defer(const CallSite &Site,
+                                     const FunctionDecl &FD, StringRef Name,
+                                     Finding &F) {
+  // A field set by an earlier mem-initializer holds that initializer's value.
+  const CXXCtorInitializer *Init = earlierFieldInit(Site, FD);
+  SourceSet S = sourcesOf(Init ? *initializerExpr(*Init) : *Site.Callable, FD,
+                          Ctx, Types, Indexes.of(FD));
+  if (!S.Complete || S.Sources.empty())
+    return false;
+  Candidate C;
+  C.Name = Name.str();
+  C.EmptyLocally = S.EmptyLocally;
+  C.PolicyNames = Opts.PolicyNames;
+  for (const SourceUse &U : S.Sources) {
+    C.Keys.push_back(U.Key);
+    // An untested call: belief's other half, and an entry that carries the
+    // source's name for the name heuristic.
+    ++Untested.get(U.Key, U.Kind, U.Name).Untested;
+  }
+  F.Deferred = std::move(C);
+  F.OriginLoc = F.Loc;
+  // The note about the source goes where the value was produced, when that
+  // is a call in this function (`auto f = select_wrapper(cfg);`).
+  if (std::optional<BodyIndex::Event> O = latestOrigin(Site, FD))
+    if (const auto *Call = dyn_cast_or_null<CallExpr>(stripNoise(O->Value)))
+      F.OriginLoc = Call->getBeginLoc();
+  if (const auto *Call = dyn_cast<CallExpr>(stripNoise(Site.Callable)))
+    F.OriginLoc = Call->getBeginLoc();
+  return true;
+}
+
+/// The note for a value read with `operator[]` from a map of callables.
+static bool addSubscriptNote(const Expr *E, const CallableTypes &Types,
+                             ASTContext &Ctx, Finding &F) {
+  E = stripNoise(E);
+  // `IntFn f = m[k];` copies the element.
+  if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(E);
+      CE && CE->getNumArgs() == 1)
+    E = stripNoise(CE->getArg(0));
+  const auto *Call = dyn_cast_or_null<CallExpr>(E);
+  const Expr *Map = Call ? callableMapSubscript(*Call, Types) : nullptr;
+  if (!Map)
+    return false;
+  F.Notes.push_back(
+      {Call->getBeginLoc(), subscriptInsertsNote(mappedTypeName(*Map, Ctx))});
+  return true;
+}
+
+void PolicyCallAnalyzer::Impl::addOriginNote(const CallSite &Site,
+                                             const FunctionDecl &FD,
+                                             StringRef Name, Finding &F) {
+  if (addSubscriptNote(Site.Callable, Types, Ctx, F))
+    return;
+  std::optional<BodyIndex::Event> Latest = latestOrigin(Site, FD);
+  if (!Latest)
+    return;
+  const BodyIndex::Event &O = *Latest;
+  if (addSubscriptNote(O.Value, Types, Ctx, F))
+    return;
+  if (O.What == BodyIndex::Event::MovedFrom) {
+    F.Notes.push_back({O.Loc, movedFromHereNote(Name)});
+    return;
+  }
+  if (O.What == BodyIndex::Event::DefaultInit || isEmptyValue(O.Value, Ctx)) {
+    F.Notes.push_back({O.Loc, madeEmptyHereNote(Name)});
+    return;
+  }
+  const auto *Call = dyn_cast_or_null<CallExpr>(stripNoise(O.Value));
+  if (!Call || !Types.isNullable(Call->getType()))
+    return;
+  Emptiness E = Summaries.classifyCallResult(*Call);
+  if (!mayBeEmpty(E))
+    return;
+  std::string Callee = PolicySummaries::calleeName(*Call);
+  if (Callee.empty())
+    Callee = spelledText(Call->getCallee()->getSourceRange(), Ctx);
+  F.Notes.push_back({Call->getBeginLoc(),
+                     comesFromNote(Name, Callee, E == Emptiness::AlwaysEmpty)});
+}
+
+PolicyCallAnalyzer::PolicyCallAnalyzer(ASTContext &Ctx, AnalysisOptions Options)
+    : I(std::make_unique<Impl>(Ctx, std::move(Options))) {}
+PolicyCallAnalyzer::~PolicyCallAnalyzer() = default;
+const AnalysisOptions &PolicyCallAnalyzer::options() const { return I->Opts; }
+
+void PolicyCallAnalyzer::collectFacts(ProjectFacts &Out) {
+  collectTUFacts(I->Ctx, I->Types, I->Summaries, I->Indexes, Out);
+  Out.merge(I->Untested);
+}
+
+std::vector<Finding> PolicyCallAnalyzer::analyze(const FunctionDecl &FD,
+                                                 AnalysisStatus *Status,
+                                                 std::string *Budget) {
+  return I->analyze(FD, Status, Budget);
+}
+
+} // namespace wrapguard

@@ -1,0 +1,56 @@
+//===- ASTHelpers.h - AST queries shared by the model and the check -*- C++
+//-*-===//
+//
+// Small questions about expressions that the dataflow model, the summaries,
+// the facts collector and the diagnoser all ask. They depend on the AST only,
+// not on the dataflow framework, so they live apart from the model.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WRAPGUARD_ENGINE_ASTHELPERS_H
+#define WRAPGUARD_ENGINE_ASTHELPERS_H
+
+#include "CallableTypes.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include <string>
+
+namespace wrapguard {
+
+/// Strips what never changes which object an expression denotes: parens,
+/// implicit casts, temporaries and full-expression cleanups.
+const clang::Expr *stripNoise(const clang::Expr *E);
+
+/// Whether a value is empty as written: `nullptr`, `{}`, `Fn()`,
+/// `Fn(nullptr)`, `std::nullopt`, a value-initialised pointer. This is the
+/// one emptiness test on syntax that the model's transfer, the facts
+/// collector and the notes share; isNullLiteral below is its base case.
+bool isEmptyValue(const clang::Expr *E, clang::ASTContext &Ctx);
+
+/// `nullptr`, `NULL`, `0`, `std::nullopt`: the null token itself. Used where
+/// only a literal fits, as the other operand of `f == nullptr`, and where an
+/// empty *callable* must not be mistaken for an empty *optional*
+/// (`std::optional<Fn>(Fn())` holds a value).
+bool isNullLiteral(const clang::Expr *E, clang::ASTContext &Ctx);
+
+/// For `std::move(x)`, the expression x; else null.
+const clang::Expr *movedFromObject(const clang::Expr *Arg);
+
+/// Whether FD is the function std::NAME (libc++'s std::__1 included).
+bool isStdFunction(const clang::FunctionDecl *FD, llvm::StringRef Name);
+
+/// std::map or std::unordered_map whose mapped type is a nullable callable.
+bool isCallableMap(clang::QualType T, const CallableTypes &Types);
+
+/// For `m[k]` on a std::map or std::unordered_map whose mapped type is a
+/// nullable callable, the map expression m; else null. `operator[]` inserts
+/// an empty callable when the key is missing.
+const clang::Expr *callableMapSubscript(const clang::CallExpr &C,
+                                        const CallableTypes &Types);
+
+/// The mapped type of the map that M denotes, as the user spelled it.
+std::string mappedTypeName(const clang::Expr &M, clang::ASTContext &Ctx);
+
+} // namespace wrapguard
+
+#endif // WRAPGUARD_ENGINE_ASTHELPERS_H

@@ -1,0 +1,253 @@
+//===- PolicyCallModel.cpp - Dataflow model of nullable callables ---------===//
+
+#include "PolicyCallModel.h"
+#include "CallableValues.h"
+#include "PolicyCallTransfer.h"
+#include "clang/Analysis/FlowSensitive/AdornedCFG.h"
+#include "clang/Analysis/FlowSensitive/DataflowAnalysisContext.h"
+#include "clang/Analysis/FlowSensitive/TypeErasedDataflowAnalysis.h"
+#include "clang/Analysis/FlowSensitive/Value.h"
+
+using namespace clang;
+using namespace clang::dataflow;
+
+namespace wrapguard {
+
+Emptiness judgeState(const CallableState &S, const PathQuery &Q) {
+  if (Q.proves(S.NonEmpty->formula()))
+    return Emptiness::NonEmpty;
+  if (Q.proves(S.NonEmpty->formula(), /*Negated=*/true))
+    return Emptiness::AlwaysEmpty;
+  if (S.Tracked && Q.proves(S.Tracked->formula()))
+    return Emptiness::MayBeEmpty;
+  return Emptiness::Unknown;
+}
+
+PolicyCallModel::PolicyCallModel(ASTContext &Ctx, Environment &Env,
+                                 const CallableTypes &Types,
+                                 CallResultOracle &Oracle, PathFacts &Facts)
+    : DataflowAnalysis(Ctx), Types(Types), Oracle(Oracle), Facts(Facts) {
+  QualType BoolTy = Ctx.BoolTy;
+  const CallableTypes *T = &Types;
+  Env.getDataflowAnalysisContext().setSyntheticFieldCallback(
+      [T, BoolTy](QualType Ty) -> llvm::StringMap<QualType> {
+        if (!isRecordKind(T->classify(Ty)))
+          return {};
+        return {{NonEmptyName, BoolTy}, {TrackedName, BoolTy}};
+      });
+}
+
+void PolicyCallModel::transfer(const CFGElement &Elt, PathLattice &,
+                               Environment &Env) {
+  if (auto S = Elt.getAs<CFGStmt>()) {
+    TransferContext C{getASTContext(), Types, Oracle, Facts, KeyPresence};
+    transferStatement(*S->getStmt(), C, Env);
+  }
+}
+
+void PolicyCallModel::transferBranch(bool Branch, const Stmt *Cond,
+                                     PathLattice &L, const Environment &Env) {
+  const auto *E = dyn_cast_or_null<Expr>(Cond);
+  if (!E)
+    return;
+  if (const auto *V = Env.get<BoolValue>(*E))
+    L.assume(V->formula(), Branch, Facts);
+}
+
+//===----------------------------------------------------------------------===//
+// Joins and widening of pointer states. Record states live in synthetic bool
+// fields, which the framework joins and widens itself.
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// What an environment proves of one boolean of a state. compare and widen
+/// ask each question once, here, and decide from the answers.
+enum class BoolFact { Absent, Top, True, False, Unknown };
+
+BoolFact factOf(const BoolValue *B, const Environment &Env) {
+  if (!B)
+    return BoolFact::Absent;
+  if (isa<TopBoolValue>(B))
+    return BoolFact::Top;
+  if (provesCheaply(Env, B->formula()))
+    return BoolFact::True;
+  if (Env.proves(Env.arena().makeNot(B->formula())))
+    return BoolFact::False;
+  return BoolFact::Unknown;
+}
+
+/// One boolean of a state on both sides of a comparison or a widening.
+struct BoolPair {
+  const BoolValue *Prev, *Cur;
+  BoolFact PrevFact = BoolFact::Absent, CurFact = BoolFact::Absent;
+
+  BoolPair(const BoolValue *P, const Environment &PrevEnv, const BoolValue *C,
+           const Environment &CurEnv)
+      : Prev(P), Cur(C) {
+    if (P == C)
+      return; // Identical values need no question.
+    PrevFact = factOf(P, PrevEnv);
+    CurFact = factOf(C, CurEnv);
+  }
+
+  /// Both sides denote the same boolean: one value, Top on both, or the same
+  /// proven literal.
+  bool same() const {
+    if (Prev == Cur)
+      return true;
+    return PrevFact == CurFact &&
+           (PrevFact == BoolFact::Top || PrevFact == BoolFact::True ||
+            PrevFact == BoolFact::False);
+  }
+
+  /// Widens towards Top; a value already Top, or the same literal on both
+  /// sides, stays. This makes widening idempotent, so loops converge.
+  BoolValue &widen(Environment &CurEnv, bool &Changed) const {
+    if (Prev && (Prev == Cur || PrevFact == BoolFact::Top))
+      return const_cast<BoolValue &>(*Prev);
+    if (same() && PrevFact == BoolFact::True)
+      return CurEnv.getBoolLiteralValue(true);
+    if (same() && PrevFact == BoolFact::False)
+      return CurEnv.getBoolLiteralValue(false);
+    Changed = true;
+    return CurEnv.makeTopBoolValue();
+  }
+};
+} // namespace
+
+ComparisonResult PolicyCallModel::compare(QualType Type, const Value &Val1,
+                                          const Environment &Env1,
+                                          const Value &Val2,
+                                          const Environment &Env2) {
+  if (Facts.exhausted())
+    return ComparisonResult::Unknown;
+  const auto *P1 = dyn_cast<PointerValue>(&Val1);
+  const auto *P2 = dyn_cast<PointerValue>(&Val2);
+  if (!P1 || !P2)
+    return ComparisonResult::Unknown;
+  CallableState S1 = stateOfPointer(*P1), S2 = stateOfPointer(*P2);
+  if (!S1.NonEmpty && !S2.NonEmpty)
+    return ComparisonResult::Unknown;
+  return BoolPair(S1.NonEmpty, Env1, S2.NonEmpty, Env2).same() &&
+                 BoolPair(S1.Tracked, Env1, S2.Tracked, Env2).same()
+             ? ComparisonResult::Same
+             : ComparisonResult::Different;
+}
+
+static BoolValue &joinBool(const BoolValue *B1, const Environment &Env1,
+                           const BoolValue *B2, const Environment &Env2,
+                           Environment &JoinedEnv) {
+  if (B1 && B1 == B2)
+    return const_cast<BoolValue &>(*B1);
+  BoolValue &J = JoinedEnv.makeAtomicBoolValue();
+  if (!B1 || !B2)
+    return J;
+  Arena &A = JoinedEnv.arena();
+  JoinedEnv.assume(
+      A.makeOr(A.makeAnd(A.makeAtomRef(Env1.getFlowConditionToken()),
+                         A.makeEquals(J.formula(), B1->formula())),
+               A.makeAnd(A.makeAtomRef(Env2.getFlowConditionToken()),
+                         A.makeEquals(J.formula(), B2->formula()))));
+  return J;
+}
+
+void PolicyCallModel::join(QualType Type, const Value &Val1,
+                           const Environment &Env1, const Value &Val2,
+                           const Environment &Env2, Value &JoinedVal,
+                           Environment &JoinedEnv) {
+  const auto *P1 = dyn_cast<PointerValue>(&Val1);
+  const auto *P2 = dyn_cast<PointerValue>(&Val2);
+  if (!P1 || !P2 || !isa<PointerValue>(JoinedVal))
+    return;
+  CallableState S1 = stateOfPointer(*P1), S2 = stateOfPointer(*P2);
+  if (!S1.NonEmpty && !S2.NonEmpty)
+    return;
+  JoinedVal.setProperty(
+      NonEmptyName, joinBool(S1.NonEmpty, Env1, S2.NonEmpty, Env2, JoinedEnv));
+  JoinedVal.setProperty(
+      TrackedName, joinBool(S1.Tracked, Env1, S2.Tracked, Env2, JoinedEnv));
+}
+
+std::optional<WidenResult> PolicyCallModel::widen(QualType Type, Value &Prev,
+                                                  const Environment &PrevEnv,
+                                                  Value &Current,
+                                                  Environment &CurrentEnv) {
+  auto *P1 = dyn_cast<PointerValue>(&Prev);
+  auto *P2 = dyn_cast<PointerValue>(&Current);
+  if (!P1 || !P2 || Facts.exhausted())
+    return std::nullopt;
+  CallableState S1 = stateOfPointer(*P1), S2 = stateOfPointer(*P2);
+  if (!S1.NonEmpty && !S2.NonEmpty)
+    return std::nullopt;
+  BoolPair NonEmpty(S1.NonEmpty, PrevEnv, S2.NonEmpty, CurrentEnv);
+  BoolPair Tracked(S1.Tracked, PrevEnv, S2.Tracked, CurrentEnv);
+  if (NonEmpty.same() && Tracked.same())
+    return WidenResult{&Prev, LatticeEffect::Unchanged};
+  bool Changed = false;
+  BoolValue &N = NonEmpty.widen(CurrentEnv, Changed);
+  BoolValue &T = Tracked.widen(CurrentEnv, Changed);
+  if (!Changed && &N == S1.NonEmpty && &T == S1.Tracked)
+    return WidenResult{&Prev, LatticeEffect::Unchanged};
+  auto &W = CurrentEnv.create<PointerValue>(P2->getPointeeLoc());
+  W.setProperty(NonEmptyName, N);
+  W.setProperty(TrackedName, T);
+  return WidenResult{&W, LatticeEffect::Changed};
+}
+
+//===----------------------------------------------------------------------===//
+// Driver.
+//===----------------------------------------------------------------------===//
+
+char BudgetExceeded::ID;
+
+void BudgetExceeded::log(llvm::raw_ostream &OS) const {
+  OS << "budget " << Option << " exceeded";
+}
+
+std::error_code BudgetExceeded::convertToErrorCode() const {
+  return std::make_error_code(std::errc::interrupted);
+}
+
+llvm::Error runPolicyCallModel(
+    const FunctionDecl &FD, ASTContext &Ctx, const CallableTypes &Types,
+    CallResultOracle &Oracle, std::int64_t MaxSolverIterations,
+    std::int32_t MaxBlockVisits,
+    llvm::function_ref<void(const CFGElement &, const PathQuery &)> Visit) {
+  llvm::Expected<AdornedCFG> CFG = AdornedCFG::build(FD);
+  if (!CFG)
+    return CFG.takeError();
+  BudgetedSolver Solver(MaxSolverIterations);
+  DataflowAnalysisContext DACtx(Solver);
+  Environment Env(DACtx, FD);
+  PathFacts Facts;
+  Facts.setSolver(&Solver);
+  PolicyCallModel Model(Ctx, Env, Types, Oracle, Facts);
+  CFGEltCallbacksTypeErased Callbacks;
+  Callbacks.Before = [&](const CFGElement &Elt,
+                         const TypeErasedDataflowAnalysisState &State) {
+    Visit(Elt,
+          PathQuery(State.Env,
+                    llvm::any_cast<const PathLattice &>(State.Lattice.Value),
+                    Facts));
+  };
+  auto States = runTypeErasedDataflowAnalysis(*CFG, Model, Env, Callbacks,
+                                              MaxBlockVisits);
+  if (Solver.reachedLimit()) {
+    if (!States)
+      llvm::consumeError(States.takeError());
+    return llvm::make_error<BudgetExceeded>("MaxSolverIterations");
+  }
+  if (!States)
+    // The framework reports its block-visit limit as timed_out.
+    return llvm::handleErrors(
+        States.takeError(), [](const llvm::StringError &E) -> llvm::Error {
+          if (E.convertToErrorCode() ==
+              std::make_error_code(std::errc::timed_out))
+            return llvm::make_error<BudgetExceeded>("MaxBlockVisits");
+          return llvm::createStringError(E.convertToErrorCode(),
+                                         E.getMessage());
+        });
+  return llvm::Error::success();
+}
+
+} // namespace wrapguard

@@ -1,0 +1,786 @@
+//===- PolicyCallTransfer.cpp - The model's transfer function -------------===//
+
+#include "PolicyCallTransfer.h"
+#include "ASTHelpers.h"
+#include "CallableValues.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtVisitor.h"
+#include "clang/Basic/Builtins.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace clang;
+using namespace clang::dataflow;
+
+namespace wrapguard {
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Which API a call is, identified by its declaration.
+//===----------------------------------------------------------------------===//
+
+/// Members of a nullable callable class (std::function, std::optional, the
+/// smart pointers, or a class the options name) that change or read its
+/// state.
+enum class Member {
+  Other,
+  BoolConversion, ///< `explicit operator bool`
+  HasValue,
+  Reset,
+  Emplace,
+  Get,
+  Release,
+  Swap,
+};
+
+Member memberOf(const CXXMethodDecl &M) {
+  if (const auto *Conv = dyn_cast<CXXConversionDecl>(&M))
+    return Conv->getConversionType()->isBooleanType() ? Member::BoolConversion
+                                                      : Member::Other;
+  if (!M.getIdentifier())
+    return Member::Other;
+  return llvm::StringSwitch<Member>(M.getName())
+      .Case("has_value", Member::HasValue)
+      .Case("reset", Member::Reset)
+      .Case("emplace", Member::Emplace)
+      .Case("get", Member::Get)
+      .Case("release", Member::Release)
+      .Case("swap", Member::Swap)
+      .Default(Member::Other);
+}
+
+/// Members of a std::map or std::unordered_map of callables that say
+/// whether a key is present.
+enum class MapMember {
+  Other,
+  Find,
+  End,
+  Lookup,
+  Present,
+  Insert,
+  Erase,
+  Forget
+};
+
+MapMember mapMemberOf(const CXXMethodDecl &M) {
+  if (!M.getIdentifier())
+    return MapMember::Other;
+  return llvm::StringSwitch<MapMember>(M.getName())
+      .Case("find", MapMember::Find)
+      .Cases("end", "cend", MapMember::End)
+      .Cases("count", "contains", MapMember::Lookup)
+      .Cases("at", "emplace", "try_emplace", "insert_or_assign",
+             MapMember::Present)
+      .Case("insert", MapMember::Insert)
+      .Case("erase", MapMember::Erase)
+      .Cases("clear", "swap", MapMember::Forget)
+      .Default(MapMember::Other);
+}
+
+//===----------------------------------------------------------------------===//
+// Writing states.
+//===----------------------------------------------------------------------===//
+
+/// A state under construction: the two booleans of CallableState.
+struct Bools {
+  BoolValue *NonEmpty;
+  BoolValue *Tracked;
+};
+
+/// The state-writing half of the transfer function, shared by every case.
+class StateWriter {
+public:
+  StateWriter(TransferContext &C, Environment &Env) : C(C), Env(Env) {}
+
+  Bools nonEmptyState() { return {&lit(true), &lit(true)}; }
+  Bools emptyState() { return {&lit(false), &lit(true)}; }
+  Bools maybeEmptyState() { return {&fresh(), &lit(true)}; }
+  Bools unknownState() { return {&fresh(), &fresh()}; }
+
+  BoolValue &fresh() {
+    BoolValue &B = Env.makeAtomicBoolValue();
+    C.Facts.noteFresh(B.formula());
+    return B;
+  }
+  /// The boolean a guard (`if (f)`, `f != nullptr`, ...) produces.
+  BoolValue &guard(BoolValue &NonEmpty) {
+    C.Facts.noteGuarded(NonEmpty.formula());
+    return NonEmpty;
+  }
+  BoolValue &lit(bool B) { return Env.getBoolLiteralValue(B); }
+
+  Bools fromEmptiness(Emptiness E) {
+    switch (E) {
+    case Emptiness::NonEmpty:
+      return nonEmptyState();
+    case Emptiness::MayBeEmpty:
+      return maybeEmptyState();
+    case Emptiness::AlwaysEmpty:
+      return emptyState();
+    case Emptiness::Unknown:
+      return unknownState();
+    }
+    return unknownState();
+  }
+
+  CallableKind kindOf(const Expr &E) { return C.Types.classify(E.getType()); }
+  bool isCallable(const Expr &E) { return kindOf(E) != CallableKind::None; }
+
+  void setRecordState(RecordStorageLocation &L, Bools B) {
+    if (!hasStateFields(L))
+      return;
+    Env.setValue(L.getSyntheticField(NonEmptyName), *B.NonEmpty);
+    Env.setValue(L.getSyntheticField(TrackedName), *B.Tracked);
+  }
+
+  /// A fresh pointer value with the given state. Values are shared between
+  /// environments, so an existing one is never mutated.
+  PointerValue &makePointer(QualType T, Bools B) {
+    QualType Pointee = C.Ctx.VoidTy;
+    if (const auto *PT = T->getAs<PointerType>())
+      Pointee = PT->getPointeeType();
+    auto &PV = Env.create<PointerValue>(Env.createStorageLocation(
+        Pointee->isRecordType() || Pointee->isFunctionType() ? Pointee
+                                                             : C.Ctx.CharTy));
+    PV.setProperty(NonEmptyName, *B.NonEmpty);
+    PV.setProperty(TrackedName, *B.Tracked);
+    return PV;
+  }
+
+  void setPointerState(const Expr &E, Bools B) {
+    PointerValue &PV = makePointer(E.getType(), B);
+    if (!E.isGLValue())
+      return Env.setValue(E, PV);
+    if (StorageLocation *L = Env.getStorageLocation(E))
+      Env.setValue(*L, PV);
+  }
+
+  /// Sets the state of whatever nullable callable E denotes.
+  void setState(const Expr &E, Bools B) {
+    CallableKind K = kindOf(E);
+    if (K == CallableKind::None)
+      return;
+    if (!isRecordKind(K))
+      return setPointerState(E, B);
+    if (RecordStorageLocation *L = recordLocation(E, Env))
+      setRecordState(*L, B);
+  }
+
+  /// The state of E, inventing an unknown one where the framework has none
+  /// (e.g. a pointer parameter, whose value carries no properties yet).
+  Bools stateOrUnknown(const Expr &E) {
+    CallableState S = stateOf(E, Env, C.Types);
+    if (S.NonEmpty && S.Tracked)
+      return {const_cast<BoolValue *>(S.NonEmpty),
+              const_cast<BoolValue *>(S.Tracked)};
+    return unknownState();
+  }
+
+  /// The state a nullable callable gets from being initialised or assigned
+  /// from Src: empties, other nullable callables, and everything else (a
+  /// lambda, a functor, a function), which is non-empty.
+  Bools stateFromSource(const Expr &Src) {
+    if (isEmptyValue(&Src, C.Ctx))
+      return emptyState();
+    if (isCallable(Src))
+      return stateOrUnknown(Src);
+    const Expr *S = stripNoise(&Src);
+    if (S != &Src && isCallable(*S))
+      return stateOrUnknown(*S);
+    return nonEmptyState();
+  }
+
+  void markMovedFrom(const Expr *Arg) {
+    if (const Expr *Obj = movedFromObject(Arg))
+      if (isCallable(*Obj))
+        setState(*Obj, maybeEmptyState());
+  }
+
+  /// Arguments passed by non-const reference or pointer may be reassigned by
+  /// the callee: forget what we knew.
+  void invalidateArgs(const FunctionDecl *FD,
+                      llvm::ArrayRef<const Expr *> Args) {
+    if (!FD)
+      return;
+    for (unsigned I = 0; I < Args.size() && I < FD->getNumParams(); ++I)
+      invalidateArg(*Args[I], FD->getParamDecl(I)->getType());
+  }
+
+  void invalidateArg(const Expr &Arg, QualType ParamTy) {
+    if (ParamTy->isLValueReferenceType() &&
+        !ParamTy->getPointeeType().isConstQualified()) {
+      if (isCallable(Arg) && Arg.isGLValue())
+        setState(Arg, unknownState());
+      return;
+    }
+    const auto *PT = ParamTy->getAs<PointerType>();
+    if (!PT || PT->getPointeeType().isConstQualified())
+      return;
+    const auto *AddrOf = dyn_cast<UnaryOperator>(stripNoise(&Arg));
+    if (AddrOf && AddrOf->getOpcode() == UO_AddrOf &&
+        isCallable(*AddrOf->getSubExpr()))
+      setState(*AddrOf->getSubExpr(), unknownState());
+  }
+
+  TransferContext &C;
+  Environment &Env;
+};
+
+//===----------------------------------------------------------------------===//
+// Key presence in maps of callables: `operator[]` inserts an empty value for
+// a missing key.
+//===----------------------------------------------------------------------===//
+
+class MapKeys {
+public:
+  explicit MapKeys(StateWriter &W) : W(W), C(W.C), Env(W.Env) {}
+
+  /// `m[k]`, `m.find(k) == m.end()`; true when handled.
+  bool transferOperator(const CXXOperatorCallExpr &OC) {
+    if (transferFindComparison(OC))
+      return true;
+    const Expr *Map = callableMapSubscript(OC, C.Types);
+    if (!Map)
+      return false;
+    // `m[k]` is empty exactly when the key was missing; then it is present.
+    std::string K = presenceKey(*Map, *OC.getArg(1));
+    BoolValue &Present = K.empty() ? W.fresh() : presence(K);
+    if (!Env.getStorageLocation(OC))
+      Env.setStorageLocation(OC, Env.createObject(OC.getType()));
+    W.setState(OC, {&Present, &W.lit(true)});
+    setPresence(K, true);
+    return true;
+  }
+
+  /// count, contains, at, insertions, erase, clear. True when the call's own
+  /// value is set here; otherwise it is modelled as any other call's.
+  bool transferMember(const CXXMemberCallExpr &MC) {
+    const Expr *Map = MC.getImplicitObjectArgument();
+    const CXXMethodDecl *M = MC.getMethodDecl();
+    if (!Map || !M || !isCallableMap(Map->getType(), C.Types))
+      return false;
+    std::string K =
+        MC.getNumArgs() >= 1 ? presenceKey(*Map, *MC.getArg(0)) : "";
+    switch (mapMemberOf(*M)) {
+    case MapMember::Lookup:
+      if (K.empty())
+        return false;
+      Env.setValue(MC, W.guard(presence(K)));
+      return true;
+    case MapMember::Present:
+      setPresence(K, true);
+      return false;
+    case MapMember::Insert:
+      if (const Expr *Key =
+              MC.getNumArgs() == 1 ? insertedKey(MC.getArg(0)) : nullptr)
+        setPresence(presenceKey(*Map, *Key), true);
+      return false;
+    case MapMember::Erase:
+      setPresence(K, false);
+      return false;
+    case MapMember::Forget:
+      forgetKeys(*Map);
+      return false;
+    default:
+      return false;
+    }
+  }
+
+  /// `m.count(k) > 0`, `!= 0`, `== 0`, `>= 1`: the count's presence.
+  bool transferCountComparison(const BinaryOperator &BO) {
+    const auto *Count = dyn_cast<CXXMemberCallExpr>(stripNoise(BO.getLHS()));
+    const auto *Lit = dyn_cast<IntegerLiteral>(stripNoise(BO.getRHS()));
+    if (!Count || !Lit)
+      return false;
+    auto *P = valueAs<BoolValue>(Env, *Count);
+    if (!P)
+      return false;
+    uint64_t V = Lit->getValue().getZExtValue();
+    BinaryOperatorKind Op = BO.getOpcode();
+    if (((Op == BO_GT || Op == BO_NE) && V == 0) || (Op == BO_GE && V == 1))
+      Env.setValue(BO, *P);
+    else if (Op == BO_EQ && V == 0)
+      Env.setValue(BO, Env.makeNot(*P));
+    else
+      return false;
+    return true;
+  }
+
+private:
+  std::string text(const Expr &E) {
+    return Lexer::getSourceText(
+               CharSourceRange::getTokenRange(E.getSourceRange()),
+               C.Ctx.getSourceManager(), C.Ctx.getLangOpts())
+        .str();
+  }
+
+  /// `m[k]` as text, the identity of one key of one map within a function;
+  /// "" inside macros, where the spelling cannot be read.
+  std::string presenceKey(const Expr &Map, const Expr &Key) {
+    std::string M = text(*stripNoise(&Map)), K = text(*stripNoise(&Key));
+    if (M.empty() || K.empty())
+      return "";
+    return M + "[" + K + "]";
+  }
+
+  /// The boolean "the key is present", as this path knows it.
+  BoolValue &presence(StringRef K) {
+    StorageLocation *&Loc = C.KeyPresence[K];
+    if (!Loc)
+      Loc = &Env.createStorageLocation(C.Ctx.BoolTy);
+    if (auto *B = valueAs<BoolValue>(Env, *Loc))
+      return *B;
+    BoolValue &B = W.fresh();
+    Env.setValue(*Loc, B);
+    return B;
+  }
+
+  void setPresence(StringRef K, bool Present) {
+    if (K.empty())
+      return;
+    presence(K);
+    Env.setValue(*C.KeyPresence[K], W.lit(Present));
+  }
+
+  /// Every key of this map is unknown again.
+  void forgetKeys(const Expr &Map) {
+    std::string Prefix = text(*stripNoise(&Map)) + "[";
+    for (auto &Entry : C.KeyPresence)
+      if (StringRef(Entry.getKey()).starts_with(Prefix))
+        Env.setValue(*Entry.getValue(), W.fresh());
+  }
+
+  /// The map member call E is (through a variable it initialises, or a copy
+  /// of an iterator), when it is one of Kind.
+  const CXXMemberCallExpr *mapCall(const Expr *E, MapMember Kind) {
+    E = stripNoise(E);
+    if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E))
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && V->getInit())
+        E = stripNoise(V->getInit());
+    if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(E);
+        CE && CE->getNumArgs() == 1)
+      E = stripNoise(CE->getArg(0));
+    const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(E);
+    if (!MC || !MC->getMethodDecl() ||
+        mapMemberOf(*MC->getMethodDecl()) != Kind)
+      return nullptr;
+    const Expr *Map = MC->getImplicitObjectArgument();
+    return Map && isCallableMap(Map->getType(), C.Types) ? MC : nullptr;
+  }
+
+  /// `m.find(k) == m.end()` and `!=`, with the find in either operand.
+  bool transferFindComparison(const CXXOperatorCallExpr &OC) {
+    if ((OC.getOperator() != OO_EqualEqual &&
+         OC.getOperator() != OO_ExclaimEqual) ||
+        OC.getNumArgs() != 2)
+      return false;
+    for (unsigned I = 0; I < 2; ++I) {
+      const CXXMemberCallExpr *Find = mapCall(OC.getArg(I), MapMember::Find);
+      const CXXMemberCallExpr *End = mapCall(OC.getArg(1 - I), MapMember::End);
+      if (!Find || !End || Find->getNumArgs() != 1 ||
+          text(*stripNoise(End->getImplicitObjectArgument())) !=
+              text(*stripNoise(Find->getImplicitObjectArgument())))
+        continue;
+      std::string K =
+          presenceKey(*Find->getImplicitObjectArgument(), *Find->getArg(0));
+      if (K.empty())
+        return false;
+      BoolValue &P = W.guard(presence(K));
+      Env.setValue(OC,
+                   OC.getOperator() == OO_ExclaimEqual ? P : Env.makeNot(P));
+      return true;
+    }
+    return false;
+  }
+
+  /// The key of `insert({k, f})`, `insert(std::make_pair(k, f))` or
+  /// `insert(value_type(k, f))`.
+  const Expr *insertedKey(const Expr *Arg) {
+    Arg = stripNoise(Arg);
+    if (const auto *ILE = dyn_cast_or_null<InitListExpr>(Arg))
+      return ILE->getNumInits() >= 1 ? ILE->getInit(0) : nullptr;
+    if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(Arg)) {
+      if (CE->getNumArgs() >= 2)
+        return CE->getArg(0);
+      return CE->getNumArgs() == 1 ? insertedKey(CE->getArg(0)) : nullptr;
+    }
+    const auto *Call = dyn_cast_or_null<CallExpr>(Arg);
+    if (Call && isStdFunction(Call->getDirectCallee(), "make_pair") &&
+        Call->getNumArgs() == 2)
+      return Call->getArg(0);
+    return nullptr;
+  }
+
+  StateWriter &W;
+  TransferContext &C;
+  Environment &Env;
+};
+
+//===----------------------------------------------------------------------===//
+// The dispatch: one case per node kind.
+//===----------------------------------------------------------------------===//
+
+class Transfer : public ConstStmtVisitor<Transfer> {
+public:
+  Transfer(TransferContext &C, Environment &Env)
+      : W(C, Env), Maps(W), C(C), Env(Env) {}
+
+  void VisitCXXConstructExpr(const CXXConstructExpr *CE);
+  void VisitCXXOperatorCallExpr(const CXXOperatorCallExpr *OC);
+  void VisitCXXMemberCallExpr(const CXXMemberCallExpr *MC);
+  void VisitCallExpr(const CallExpr *Call);
+  void VisitBinaryOperator(const BinaryOperator *BO);
+  void VisitUnaryOperator(const UnaryOperator *UO);
+  void VisitCastExpr(const CastExpr *Cast);
+  void VisitCXXNewExpr(const CXXNewExpr *E) {
+    W.setPointerState(*E, W.nonEmptyState());
+  }
+  void VisitInitListExpr(const InitListExpr *E) {
+    if (E->getNumInits() == 0)
+      valueInit(*E);
+  }
+  void VisitImplicitValueInitExpr(const ImplicitValueInitExpr *E) {
+    valueInit(*E);
+  }
+  void VisitCXXScalarValueInitExpr(const CXXScalarValueInitExpr *E) {
+    valueInit(*E);
+  }
+
+private:
+  void copyOrMoveConstruct(const CXXConstructExpr &CE,
+                           RecordStorageLocation &L);
+  bool assign(const CXXOperatorCallExpr &OC);
+  bool nullComparison(bool IsEq, const Expr *L, const Expr *R, const Expr &Cmp);
+  bool member(const CXXMemberCallExpr &MC, const Expr &Obj, Member M);
+  bool unlistedMember(const CXXMemberCallExpr &MC, const Expr &Obj);
+  void assignPointer(const BinaryOperator &BO);
+  void unfoldIntegerComparison(const BinaryOperator &BO);
+  void pointerCast(const CastExpr &Cast, Bools B);
+  void propagatePointer(const CastExpr &Cast);
+  void propagateBool(const CastExpr &Cast);
+  /// `WrapFnPtr f{};`, `return {};` for a pointer: null.
+  void valueInit(const Expr &E) {
+    CallableKind K = W.kindOf(E);
+    if (K != CallableKind::None && !isRecordKind(K))
+      W.setPointerState(E, W.emptyState());
+  }
+
+  StateWriter W;
+  MapKeys Maps;
+  TransferContext &C;
+  Environment &Env;
+};
+
+void Transfer::VisitCXXConstructExpr(const CXXConstructExpr *CE) {
+  const CXXConstructorDecl *Ctor = CE->getConstructor();
+  if (!Ctor)
+    return;
+  W.invalidateArgs(Ctor, llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()));
+  CallableKind K = W.kindOf(*CE);
+  if (!isRecordKind(K))
+    return;
+  RecordStorageLocation &L = Env.getResultObjectLocation(*CE);
+  if (llvm::all_of(CE->arguments(),
+                   [](const Expr *A) { return isa<CXXDefaultArgExpr>(A); }))
+    return W.setRecordState(L, W.emptyState());
+  if (Ctor->isCopyOrMoveConstructor())
+    return copyOrMoveConstruct(*CE, L);
+  const Expr *Arg0 = CE->getArg(0);
+  // In-place construction of an optional's value, e.g. optional<F>(in_place).
+  if (K == CallableKind::Optional && !isNullLiteral(Arg0, C.Ctx) &&
+      W.kindOf(*Arg0) != CallableKind::Optional)
+    return W.setRecordState(L, W.nonEmptyState());
+  W.setRecordState(L, W.stateFromSource(*Arg0));
+  if (Ctor->getNumParams() > 0 &&
+      Ctor->getParamDecl(0)->getType()->isRValueReferenceType())
+    W.markMovedFrom(Arg0);
+}
+
+void Transfer::copyOrMoveConstruct(const CXXConstructExpr &CE,
+                                   RecordStorageLocation &L) {
+  const Expr *Arg0 = CE.getArg(0);
+  // The framework copies the record, synthetic fields included; make sure a
+  // source without state does not leave stale state behind.
+  if (!stateOfRecord(L, Env).NonEmpty)
+    W.setRecordState(L, W.stateOrUnknown(*Arg0));
+  if (CE.getConstructor()->isMoveConstructor())
+    W.markMovedFrom(Arg0);
+}
+
+void Transfer::VisitCXXOperatorCallExpr(const CXXOperatorCallExpr *OC) {
+  if (Maps.transferOperator(*OC))
+    return;
+  switch (OC->getOperator()) {
+  case OO_Equal:
+    if (assign(*OC))
+      return;
+    break;
+  case OO_EqualEqual:
+  case OO_ExclaimEqual:
+    if (OC->getNumArgs() == 2 &&
+        nullComparison(OC->getOperator() == OO_EqualEqual, OC->getArg(0),
+                       OC->getArg(1), *OC))
+      return;
+    break;
+  default:
+    break;
+  }
+  VisitCallExpr(OC);
+}
+
+bool Transfer::assign(const CXXOperatorCallExpr &OC) {
+  if (OC.getNumArgs() != 2 || !isRecordKind(W.kindOf(*OC.getArg(0))))
+    return false;
+  const Expr *RHS = OC.getArg(1);
+  RecordStorageLocation *L = recordLocation(*OC.getArg(0), Env);
+  if (!L)
+    return true;
+  const auto *Method = dyn_cast_or_null<CXXMethodDecl>(OC.getDirectCallee());
+  if (Method && (Method->isCopyAssignmentOperator() ||
+                 Method->isMoveAssignmentOperator())) {
+    // The framework has copied the fields; a source without state would
+    // otherwise leave the old state in place.
+    W.setRecordState(*L, W.stateOrUnknown(*RHS));
+    if (Method->isMoveAssignmentOperator())
+      W.markMovedFrom(RHS);
+  } else {
+    W.setRecordState(*L, W.stateFromSource(*RHS));
+    W.markMovedFrom(RHS);
+  }
+  // The assignment expression denotes the assigned object.
+  Env.setStorageLocation(OC, *L);
+  return true;
+}
+
+/// `x == nullptr`, `nullptr != x`, `o == std::nullopt`, ...
+bool Transfer::nullComparison(bool IsEq, const Expr *L, const Expr *R,
+                              const Expr &Cmp) {
+  const Expr *Subject = nullptr;
+  if (isNullLiteral(R, C.Ctx) && W.isCallable(*L))
+    Subject = L;
+  else if (isNullLiteral(L, C.Ctx) && W.isCallable(*R))
+    Subject = R;
+  if (!Subject)
+    return false;
+  BoolValue &NonEmpty = W.guard(*W.stateOrUnknown(*Subject).NonEmpty);
+  Env.setValue(Cmp, IsEq ? Env.makeNot(NonEmpty) : NonEmpty);
+  return true;
+}
+
+void Transfer::VisitCXXMemberCallExpr(const CXXMemberCallExpr *MC) {
+  if (Maps.transferMember(*MC))
+    return;
+  const Expr *Obj = MC->getImplicitObjectArgument();
+  const CXXMethodDecl *Method = MC->getMethodDecl();
+  // Smart pointers declare operator bool, get() and reset() in a base.
+  if (Obj && !W.isCallable(*Obj))
+    Obj = stripNoise(Obj);
+  if (Obj && Method && W.isCallable(*Obj) &&
+      member(*MC, *Obj, memberOf(*Method)))
+    return;
+  VisitCallExpr(MC);
+}
+
+bool Transfer::member(const CXXMemberCallExpr &MC, const Expr &Obj, Member M) {
+  bool IsSmartPointer = W.kindOf(Obj) == CallableKind::SmartPointer;
+  switch (M) {
+  case Member::BoolConversion:
+  case Member::HasValue:
+    Env.setValue(MC, W.guard(*W.stateOrUnknown(Obj).NonEmpty));
+    return true;
+  case Member::Reset:
+    W.setState(Obj, MC.getNumArgs() == 0 || isEmptyValue(MC.getArg(0), C.Ctx)
+                        ? W.emptyState()
+                        : W.stateFromSource(*MC.getArg(0)));
+    return true;
+  case Member::Emplace:
+    W.setState(Obj, W.nonEmptyState());
+    return true;
+  case Member::Get:
+  case Member::Release:
+    if (!IsSmartPointer)
+      return unlistedMember(MC, Obj);
+    Env.setValue(MC, W.makePointer(MC.getType(), W.stateOrUnknown(Obj)));
+    if (M == Member::Release)
+      W.setState(Obj, W.emptyState());
+    return true;
+  case Member::Swap: {
+    if (MC.getNumArgs() != 1)
+      return unlistedMember(MC, Obj);
+    Bools Mine = W.stateOrUnknown(Obj),
+          Theirs = W.stateOrUnknown(*MC.getArg(0));
+    W.setState(Obj, Theirs);
+    W.setState(*MC.getArg(0), Mine);
+    return true;
+  }
+  case Member::Other:
+    return unlistedMember(MC, Obj);
+  }
+  return false;
+}
+
+/// Any other non-const member may change the target (e.g. assign()).
+bool Transfer::unlistedMember(const CXXMemberCallExpr &MC, const Expr &Obj) {
+  const CXXMethodDecl *Method = MC.getMethodDecl();
+  if (Method->isConst() || Method->isOverloadedOperator() ||
+      isa<CXXConversionDecl>(Method) || MC.getType()->isReferenceType() ||
+      W.isCallable(MC))
+    return false;
+  W.setState(Obj, W.unknownState());
+  return true;
+}
+
+void Transfer::VisitCallExpr(const CallExpr *Call) {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (FD && FD->getBuiltinID() == Builtin::BI__builtin_expect &&
+      Call->getNumArgs() >= 1) {
+    const Expr *Arg = Call->getArg(0);
+    auto *B = valueAs<BoolValue>(Env, *stripNoise(Arg));
+    if (B || (B = valueAs<BoolValue>(Env, *Arg)))
+      Env.setValue(*Call, *B);
+    return;
+  }
+  if (isStdFunction(FD, "move") || isStdFunction(FD, "forward"))
+    return;
+  // Operator calls pass the object as argument 0 where a method has no
+  // parameter for it.
+  llvm::ArrayRef<const Expr *> Args(Call->getArgs(), Call->getNumArgs());
+  if (isa<CXXOperatorCallExpr>(Call) && isa_and_nonnull<CXXMethodDecl>(FD) &&
+      !Args.empty())
+    Args = Args.drop_front();
+  W.invalidateArgs(FD, Args);
+  if (!W.isCallable(*Call))
+    return;
+  Bools Result = W.fromEmptiness(C.Oracle.classifyCallResult(*Call));
+  if (Call->isPRValue() && !Call->getType()->isRecordType())
+    return Env.setValue(*Call, W.makePointer(Call->getType(), Result));
+  // A reference to a record from an unmodelled call (e.g. a map lookup) has
+  // no location yet; give it one so the state has somewhere to live.
+  if (Call->isGLValue() && Call->getType()->isRecordType() &&
+      !Env.getStorageLocation(*Call))
+    Env.setStorageLocation(*Call, Env.createObject(Call->getType()));
+  W.setState(*Call, Result);
+}
+
+void Transfer::VisitBinaryOperator(const BinaryOperator *BO) {
+  if (Maps.transferCountComparison(*BO))
+    return;
+  switch (BO->getOpcode()) {
+  case BO_EQ:
+  case BO_NE:
+    if (!nullComparison(BO->getOpcode() == BO_EQ, BO->getLHS(), BO->getRHS(),
+                        *BO))
+      unfoldIntegerComparison(*BO);
+    return;
+  case BO_Assign:
+    return assignPointer(*BO);
+  default:
+    return;
+  }
+}
+
+/// The framework folds a comparison of two unmodelled integers (enum
+/// constants among them) to a literal, which makes one branch of
+/// `if (k == Kind::A)` unreachable; integers are not ours to decide.
+void Transfer::unfoldIntegerComparison(const BinaryOperator &BO) {
+  QualType T = BO.getLHS()->getType();
+  if (!T->isIntegralOrEnumerationType() || T->isBooleanType())
+    return;
+  if (auto *B = valueAs<BoolValue>(Env, BO);
+      B && B->formula().kind() == Formula::Literal)
+    Env.setValue(BO, Env.makeAtomicBoolValue());
+}
+
+void Transfer::assignPointer(const BinaryOperator &BO) {
+  CallableKind K = W.kindOf(*BO.getLHS());
+  if (K == CallableKind::None || isRecordKind(K))
+    return;
+  PointerValue &PV =
+      W.makePointer(BO.getLHS()->getType(), W.stateFromSource(*BO.getRHS()));
+  if (StorageLocation *L = Env.getStorageLocation(*BO.getLHS())) {
+    Env.setValue(*L, PV);
+    Env.setStorageLocation(BO, *L);
+  }
+}
+
+void Transfer::VisitUnaryOperator(const UnaryOperator *UO) {
+  // `&function`, `&Class::method`, `&functor`: never null.
+  if (UO->getOpcode() == UO_AddrOf && W.isCallable(*UO))
+    W.setPointerState(*UO, W.nonEmptyState());
+}
+
+void Transfer::VisitCastExpr(const CastExpr *Cast) {
+  const Expr *Sub = Cast->getSubExpr();
+  switch (Cast->getCastKind()) {
+  case CK_NullToPointer:
+  case CK_NullToMemberPointer:
+    return pointerCast(*Cast, W.emptyState());
+  case CK_FunctionToPointerDecay:
+    return W.setPointerState(*Cast, W.nonEmptyState());
+  case CK_PointerToBoolean:
+  case CK_MemberPointerToBoolean:
+    if (W.isCallable(*Sub))
+      Env.setValue(*Cast, W.guard(*W.stateOrUnknown(*Sub).NonEmpty));
+    return;
+  case CK_LValueToRValue:
+    // Member pointers have no value in the framework; give them ours.
+    if (W.kindOf(*Cast) == CallableKind::MemberFunctionPointer &&
+        !Env.getValue(*Cast))
+      if (StorageLocation *L = Env.getStorageLocation(*Sub))
+        if (Value *V = Env.getValue(*L))
+          Env.setValue(*Cast, *V);
+    return;
+  case CK_NoOp:
+  case CK_BitCast:
+  case CK_BaseToDerived:
+  case CK_DerivedToBase:
+  case CK_UncheckedDerivedToBase:
+    propagatePointer(*Cast);
+    return propagateBool(*Cast);
+  case CK_UserDefinedConversion:
+  case CK_IntegralCast:
+  case CK_IntegralToBoolean:
+  case CK_ConstructorConversion:
+    return propagateBool(*Cast);
+  default:
+    return;
+  }
+}
+
+void Transfer::pointerCast(const CastExpr &Cast, Bools B) {
+  if (W.isCallable(Cast))
+    W.setPointerState(Cast, B);
+}
+
+/// A cast that keeps a pointer callable's value keeps its state.
+void Transfer::propagatePointer(const CastExpr &Cast) {
+  CallableKind K = W.kindOf(Cast);
+  if (!Cast.isPRValue() || K == CallableKind::None || isRecordKind(K) ||
+      Env.getValue(Cast))
+    return;
+  if (Value *V = Env.getValue(*Cast.getSubExpr()))
+    Env.setValue(Cast, *V);
+}
+
+/// `static_cast<bool>(f)`, the integer casts around __builtin_expect in
+/// TORCH_CHECK, and similar wrappers keep the test's truth value.
+void Transfer::propagateBool(const CastExpr &Cast) {
+  if (!Cast.isPRValue() ||
+      !(Cast.getType()->isBooleanType() || Cast.getType()->isIntegerType()))
+    return;
+  auto *B = valueAs<BoolValue>(Env, *Cast.getSubExpr());
+  if (!B)
+    B = valueAs<BoolValue>(Env, *stripNoise(Cast.getSubExpr()));
+  if (B)
+    Env.setValue(Cast, *B);
+}
+
+} // namespace
+
+void transferStatement(const Stmt &S, TransferContext &C, Environment &Env) {
+  if (isa<Expr>(S))
+    Transfer(C, Env).Visit(&S);
+}
+
+} // namespace wrapguard

@@ -1,0 +1,217 @@
+//===- PolicySummaries.cpp - What a call returning a callable yields ------===//
+
+#include "PolicySummaries.h"
+#include "PolicyCallModel.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace clang;
+using namespace clang::dataflow;
+
+namespace wrapguard {
+
+PolicySummaries::PolicySummaries(ASTContext &Ctx, const AnalysisOptions &Opts,
+                                 const CallableTypes &Types)
+    : Ctx(Ctx), Opts(Opts), Types(Types),
+      PolicyRe(Opts.PolicyNames, llvm::Regex::IgnoreCase) {}
+
+bool PolicySummaries::matchesPolicyName(StringRef Name) const {
+  std::string Err;
+  if (Name.empty() || !PolicyRe.isValid(Err))
+    return false;
+  return PolicyRe.match(Name);
+}
+
+static StringRef nameOfObject(const Expr *E) {
+  E = stripNoise(E);
+  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E))
+    if (DRE->getDecl()->getIdentifier())
+      return DRE->getDecl()->getName();
+  if (const auto *ME = dyn_cast_or_null<MemberExpr>(E))
+    if (ME->getMemberDecl()->getIdentifier())
+      return ME->getMemberDecl()->getName();
+  return "";
+}
+
+/// For `obj(args)` on a class object, the object; for `fp(args)` through a
+/// pointer, the pointer; else null.
+static const Expr *calledObject(const CallExpr &Call) {
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(&Call))
+    if (OC->getOperator() == OO_Call && OC->getNumArgs() > 0)
+      return OC->getArg(0);
+  if (!Call.getDirectCallee() && !isa<CXXMemberCallExpr>(Call))
+    return Call.getCallee();
+  return nullptr;
+}
+
+std::string PolicySummaries::calleeName(const CallExpr &Call) {
+  if (const Expr *Obj = calledObject(Call)) {
+    StringRef N = nameOfObject(Obj);
+    const auto *RD = stripNoise(Obj)->getType()->getAsCXXRecordDecl();
+    // A lambda or functor with a visible call operator is known by the
+    // object's name too.
+    if (!N.empty() || !RD)
+      return N.str();
+  }
+  if (const FunctionDecl *FD = Call.getDirectCallee())
+    if (FD->getIdentifier())
+      return FD->getName().str();
+  return "";
+}
+
+static bool isAnnotatedNullable(const FunctionDecl *FD) {
+  if (!FD)
+    return false;
+  for (const FunctionDecl *R : FD->redecls())
+    for (const auto *A : R->specific_attrs<AnnotateAttr>())
+      if (A->getAnnotation() == "wrapguard::nullable")
+        return true;
+  return false;
+}
+
+Emptiness PolicySummaries::byName(const CallExpr &Call) {
+  if (matchesPolicyName(calleeName(Call)))
+    return Emptiness::MayBeEmpty;
+  return Emptiness::Unknown;
+}
+
+/// Standard factories whose result is never empty.
+static bool isNonNullFactory(const FunctionDecl &FD) {
+  if (!FD.isInStdNamespace() || !FD.getIdentifier())
+    return false;
+  StringRef N = FD.getName();
+  return N == "make_shared" || N == "make_unique" || N == "allocate_shared" ||
+         N == "make_optional";
+}
+
+Emptiness PolicySummaries::deferOrByName(const CallExpr &Call) {
+  // The name heuristic applies only when no definition is found anywhere in
+  // the project, which only the project's facts can tell.
+  if (Opts.DeferToProjectFacts)
+    return Emptiness::Unknown;
+  return byName(Call);
+}
+
+Emptiness PolicySummaries::classifyCallResult(const CallExpr &Call) {
+  const FunctionDecl *FD = Call.getDirectCallee();
+  // Explicit annotations win over everything else.
+  if (isAnnotatedNullable(FD))
+    return Emptiness::MayBeEmpty;
+  if (auto N = Call.getCallReturnType(Ctx)->getNullability())
+    if (*N == NullabilityKind::Nullable)
+      return Emptiness::MayBeEmpty;
+
+  if (!FD)
+    return byName(Call);
+  if (const auto *Conv = dyn_cast<CXXConversionDecl>(FD))
+    if (Conv->getParent()->isLambda())
+      return Emptiness::NonEmpty; // A captureless lambda to function pointer.
+  if (isNonNullFactory(*FD))
+    return Emptiness::NonEmpty;
+  // std::function::operator() and friends: the callee that matters is the
+  // object being called, known only by its name.
+  if (Ctx.getSourceManager().isInSystemHeader(FD->getLocation()))
+    return byName(Call);
+
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD)) {
+    bool Devirtualized = false;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(&Call))
+      if (const auto *ME =
+              dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens()))
+        Devirtualized = ME->hasQualifier() || MD->hasAttr<FinalAttr>() ||
+                        MD->getParent()->hasAttr<FinalAttr>();
+    if (MD->isVirtual() && !Devirtualized)
+      return deferOrByName(Call);
+  }
+  const FunctionDecl *Def = nullptr;
+  if (FD->hasBody(Def) && Def) {
+    Emptiness S = summarize(*Def);
+    if (S != Emptiness::Unknown)
+      return S;
+  }
+  return deferOrByName(Call);
+}
+
+Emptiness PolicySummaries::summarize(const FunctionDecl &Def,
+                                     SourceLocation *EmptyAt) {
+  auto It = Cache.find(&Def);
+  if (It != Cache.end()) {
+    if (EmptyAt)
+      *EmptyAt = It->second.EmptyAt;
+    return It->second.Result;
+  }
+  if (Def.isDependentContext() || !Types.isNullable(Def.getReturnType()))
+    return Emptiness::Unknown;
+  if (InProgress.size() >= Opts.MaxSummaryDepth || InProgress.count(&Def)) {
+    // Cut short by where it was asked from, not by what it is: nothing
+    // computed from this answer may be cached.
+    Truncated = true;
+    return Emptiness::Unknown;
+  }
+  bool OuterTruncated = std::exchange(Truncated, false);
+  InProgress.insert(&Def);
+
+  bool SawNonEmpty = false, SawEmpty = false, SawMaybe = false,
+       SawUnknown = false;
+  SourceLocation FirstEmpty;
+  llvm::Error Err = runPolicyCallModel(
+      Def, Ctx, Types, *this, Opts.MaxSolverIterations, Opts.MaxBlockVisits,
+      [&](const CFGElement &Elt, const PathQuery &Q) {
+        auto S = Elt.getAs<CFGStmt>();
+        if (!S)
+          return;
+        const auto *Ret = dyn_cast<ReturnStmt>(S->getStmt());
+        if (!Ret || !Ret->getRetValue())
+          return;
+        const Environment &Env = Q.env();
+        CallableState St = stateOf(*Ret->getRetValue(), Env, Types);
+        if (!St.NonEmpty) {
+          SawUnknown = true;
+          return;
+        }
+        if (Q.proves(Env.arena().makeLiteral(false)))
+          return; // Unreachable return.
+        switch (judgeState(St, Q)) {
+        case Emptiness::NonEmpty:
+          SawNonEmpty = true;
+          break;
+        case Emptiness::AlwaysEmpty:
+          SawEmpty = true;
+          break;
+        case Emptiness::MayBeEmpty:
+          SawMaybe = true;
+          break;
+        case Emptiness::Unknown:
+          SawUnknown = true;
+          break;
+        }
+        if ((SawEmpty || SawMaybe) && FirstEmpty.isInvalid())
+          FirstEmpty = Ret->getBeginLoc();
+      });
+  InProgress.erase(&Def);
+
+  Emptiness Result = Emptiness::Unknown;
+  if (Err) {
+    llvm::consumeError(std::move(Err));
+  } else if (SawEmpty && !SawNonEmpty && !SawMaybe && !SawUnknown) {
+    Result = Emptiness::AlwaysEmpty;
+  } else if (SawEmpty || SawMaybe) {
+    Result = Emptiness::MayBeEmpty;
+  } else if (SawNonEmpty && !SawUnknown) {
+    Result = Emptiness::NonEmpty;
+  }
+  if (Result != Emptiness::MayBeEmpty && Result != Emptiness::AlwaysEmpty)
+    FirstEmpty = SourceLocation();
+  // A summary that leaned on a cut-short callee would make results depend
+  // on the order functions are analysed in; only whole ones are kept.
+  if (!Truncated)
+    Cache[&Def] = {Result, FirstEmpty};
+  Truncated |= OuterTruncated;
+  if (EmptyAt)
+    *EmptyAt = FirstEmpty;
+  return Result;
+}
+
+} // namespace wrapguard

@@ -1,0 +1,66 @@
+//===- PolicySummaries.h - What a call returning a callable yields C++ -*-===//
+//
+// Classifies calls whose result is a nullable callable. A visible,
+// non-virtual definition is summarised once per TU by running the dataflow
+// model over it and folding the states at its returns; without one, the
+// callee's annotations and name decide.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WRAPGUARD_ENGINE_POLICYSUMMARIES_H
+#define WRAPGUARD_ENGINE_POLICYSUMMARIES_H
+
+#include "AnalysisOptions.h"
+#include "CallResultOracle.h"
+#include "CallableTypes.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/Regex.h"
+
+namespace wrapguard {
+
+class PolicySummaries : public CallResultOracle {
+public:
+  PolicySummaries(clang::ASTContext &Ctx, const AnalysisOptions &Opts,
+                  const CallableTypes &Types);
+
+  Emptiness classifyCallResult(const clang::CallExpr &Call) override;
+
+  /// Summary of a definition's returns; Unknown when not every return is
+  /// understood or the analysis went over budget. EmptyAt, when given,
+  /// receives a return that may yield an empty callable.
+  Emptiness summarize(const clang::FunctionDecl &Def,
+                      clang::SourceLocation *EmptyAt = nullptr);
+
+  /// The name a reader knows the callee by: the function's name, or for a
+  /// call through a callable object, the object's name ("" when none).
+  static std::string calleeName(const clang::CallExpr &Call);
+
+  bool matchesPolicyName(llvm::StringRef Name) const;
+
+private:
+  /// A source when the callee's name matches PolicyNames, else unknown.
+  Emptiness byName(const clang::CallExpr &Call);
+  /// For a callee with a declaration of its own: unknown when the project's
+  /// facts decide (the analysis defers to them), else byName.
+  Emptiness deferOrByName(const clang::CallExpr &Call);
+
+  clang::ASTContext &Ctx;
+  const AnalysisOptions &Opts;
+  const CallableTypes &Types;
+  llvm::Regex PolicyRe;
+  struct Summary {
+    Emptiness Result;
+    clang::SourceLocation EmptyAt;
+  };
+  llvm::DenseMap<const clang::FunctionDecl *, Summary> Cache;
+  llvm::SmallPtrSet<const clang::FunctionDecl *, 8> InProgress;
+  /// Set when a summary in progress met the depth bound or a recursion.
+  bool Truncated = false;
+};
+
+} // namespace wrapguard
+
+#endif // WRAPGUARD_ENGINE_POLICYSUMMARIES_H

@@ -1,0 +1,84 @@
+//===- UncheckedPolicyCallCheck.h - unchecked-policy-call --*- C++ -*-===//
+//
+// Flags calls through a nullable callable (the result of a wrap policy, or an
+// empty made locally) that may be empty on some path to the call. The check
+// is thin: it picks the functions worth analysing, hands each to
+// PolicyCallAnalyzer, and turns findings into diagnostics.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WRAPGUARD_TIDY_UNCHECKEDPOLICYCALLCHECK_H
+#define WRAPGUARD_TIDY_UNCHECKEDPOLICYCALLCHECK_H
+
+#include "PolicyCallAnalysis.h"
+#include "clang-tidy/ClangTidyCheck.h"
+#include "clang-tidy/utils/IncludeInserter.h"
+#include "llvm/ADT/DenseSet.h"
+#include <memory>
+
+namespace clang::tidy {
+/// FixMode's spellings in CheckOptions: `guard`, `none`, `shim`; clang-tidy
+/// reports any other value as a configuration problem.
+template <> struct OptionEnumMapping<wrapguard::FixMode> {
+  static llvm::ArrayRef<std::pair<wrapguard::FixMode, llvm::StringRef>>
+  getEnumMapping();
+};
+} // namespace clang::tidy
+
+namespace wrapguard {
+
+class UncheckedPolicyCallCheck : public clang::tidy::ClangTidyCheck {
+public:
+  UncheckedPolicyCallCheck(llvm::StringRef Name,
+                           clang::tidy::ClangTidyContext *Context);
+  bool isLanguageVersionSupported(
+      const clang::LangOptions &LangOpts) const override {
+    return LangOpts.CPlusPlus;
+  }
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void registerPPCallbacks(const clang::SourceManager &SM,
+                           clang::Preprocessor *PP,
+                           clang::Preprocessor *ModuleExpanderPP) override;
+  void
+  check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onEndOfTranslationUnit() override;
+  void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
+
+private:
+  void
+  checkFunction(const clang::FunctionDecl &FD,
+                const clang::ast_matchers::MatchFinder::MatchResult &Result);
+  /// A function the analysis gave up on: handed to the scanner, and
+  /// reported when ReportSkippedFunctions is set (once per spelling).
+  void skipped(const clang::FunctionDecl &FD, llvm::StringRef Budget,
+               const clang::SourceManager &SM);
+  /// Emits F (once per spelling), with Extra notes at F.OriginLoc.
+  void emit(const Finding &F, const clang::SourceManager &SM,
+            llvm::StringRef Prefix, llvm::ArrayRef<Evidence> Extra);
+  /// Decides the TU's candidates: against this TU's facts and FactsFile, or,
+  /// under the scanner, by handing them over with the TU's facts.
+  void resolveCandidates();
+  /// The facts of FactsFile, read once; null when the option is unset or the
+  /// file cannot be read (reported once as a configuration error).
+  const ProjectFacts *fileFacts();
+
+  AnalysisOptions Config;
+  std::string FactsFile;
+  bool ReportSkippedFunctions = false;
+  std::shared_ptr<const ProjectFacts> LoadedFacts;
+  bool FactsFileTried = false;
+  /// Candidates of the current TU, decided at its end.
+  std::vector<Finding> Pending;
+  clang::tidy::utils::IncludeInserter Inserter;
+  std::unique_ptr<PolicyCallAnalyzer> Analyzer;
+  const clang::ASTContext *AnalyzerCtx = nullptr;
+  // A template instantiated many times, or a lambda nested in one, yields the
+  // same finding at the same spelling; it is reported once.
+  llvm::DenseSet<unsigned> Reported;
+  /// Skipped functions already handed over or reported, by spelling.
+  llvm::DenseSet<unsigned> SkipReported;
+};
+
+} // namespace wrapguard
+
+#endif // WRAPGUARD_TIDY_UNCHECKEDPOLICYCALLCHECK_H

@@ -1,0 +1,98 @@
+//===- Wording.cpp - Every message the check writes -----------------------===//
+
+#include "Wording.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using llvm::formatv;
+using llvm::StringRef;
+
+namespace wrapguard {
+
+static constexpr llvm::StringLiteral AlwaysPrefix = "call through callable '";
+static constexpr llvm::StringLiteral AlwaysSuffix =
+    "', which is always empty here";
+
+std::string possiblyEmptyMessage(StringRef Name) {
+  return ("call through possibly empty callable '" + Name + "'").str();
+}
+
+std::string alwaysEmptyMessage(StringRef Name) {
+  return (AlwaysPrefix + Name + AlwaysSuffix).str();
+}
+
+bool isAlwaysEmptyMessage(StringRef Message) {
+  return Message.starts_with(AlwaysPrefix) && Message.ends_with(AlwaysSuffix);
+}
+
+std::string skippedMessage(StringRef Name, StringRef Budget) {
+  return ((Name.empty() ? llvm::Twine("a function") : "'" + Name + "'") +
+          " was not analysed: it exceeds the budget " + Budget)
+      .str();
+}
+
+std::string skippedWarning(bool InLambda, StringRef Name, StringRef Budget,
+                           long long Limit) {
+  return formatv("{0} {1} ({2})", InLambda ? "lambda in" : "function",
+                 skippedMessage(Name, Budget), Limit)
+      .str();
+}
+
+std::string comesFromNote(StringRef Name, StringRef Callee, bool Always) {
+  return formatv("'{0}' comes from '{1}', which {2}", Name, Callee,
+                 Always ? "always returns an empty callable"
+                        : "may return an empty callable")
+      .str();
+}
+
+std::string madeEmptyHereNote(StringRef Name) {
+  return formatv("'{0}' is made empty here", Name).str();
+}
+
+std::string movedFromHereNote(StringRef Name) {
+  return formatv("'{0}' is moved from here", Name).str();
+}
+
+std::string subscriptInsertsNote(StringRef MappedType) {
+  return formatv("'operator[]' inserts an empty '{0}' when the key is missing",
+                 MappedType)
+      .str();
+}
+
+std::string checkBeforeCallNote(StringRef Name) {
+  return formatv("check that '{0}' is not empty before this call, e.g. "
+                 "'if ({0})'",
+                 Name)
+      .str();
+}
+
+std::string returnsEmptyNote(StringRef Name, StringRef Source, bool Always,
+                             StringRef Where) {
+  return formatv("'{0}' comes from '{1}', which {2} ({3})", Name, Source,
+                 Always ? "always returns an empty callable"
+                        : "returns an empty callable on some path",
+                 Where)
+      .str();
+}
+
+std::string checkedElsewhereNote(StringRef Source, StringRef Function,
+                                 StringRef Where) {
+  return formatv("a value from '{0}' is checked for emptiness in '{1}' ({2})",
+                 Source, Function, Where)
+      .str();
+}
+
+std::string notSetByConstructorNote(StringRef Field, StringRef Ctor,
+                                    StringRef Where) {
+  return formatv("'{0}' is not set by the constructor '{1}' ({2})", Field, Ctor,
+                 Where)
+      .str();
+}
+
+std::string emptiedInNote(StringRef Field, StringRef Function,
+                          StringRef Where) {
+  return formatv("'{0}' is made empty in '{1}' ({2})", Field, Function, Where)
+      .str();
+}
+
+} // namespace wrapguard

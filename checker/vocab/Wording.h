@@ -1,0 +1,87 @@
+//===- Wording.h - Every message the check writes ---------------*- C++ -*-===//
+//
+// The wording of findings, notes and skips is an interface: lit tests match
+// it exactly, the scanner reads findings back, and users grep for it. It is
+// spelled here once, for every layer: the analysis's findings and notes, the
+// notes that name the project's evidence, and the check's own diagnostics.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WRAPGUARD_VOCAB_WORDING_H
+#define WRAPGUARD_VOCAB_WORDING_H
+
+#include "llvm/ADT/StringRef.h"
+#include <string>
+
+namespace wrapguard {
+
+//===----------------------------------------------------------------------===//
+// Findings.
+//===----------------------------------------------------------------------===//
+
+/// "call through possibly empty callable 'NAME'"
+std::string possiblyEmptyMessage(llvm::StringRef Name);
+/// "call through callable 'NAME', which is always empty here"
+std::string alwaysEmptyMessage(llvm::StringRef Name);
+bool isAlwaysEmptyMessage(llvm::StringRef Message);
+
+/// A function skipped over budget: "'NAME' was not analysed: it exceeds the
+/// budget OPTION" ("a function" when the name is empty). The check's warning
+/// and the scanner's notification both say this.
+std::string skippedMessage(llvm::StringRef Name, llvm::StringRef Budget);
+/// The check's warning for a skip: "function 'NAME' was not analysed: it
+/// exceeds the budget OPTION (LIMIT)", or "lambda in 'NAME' ...".
+std::string skippedWarning(bool InLambda, llvm::StringRef Name,
+                           llvm::StringRef Budget, long long Limit);
+
+//===----------------------------------------------------------------------===//
+// Notes the analysis attaches: where the value came from, and the repair.
+//===----------------------------------------------------------------------===//
+
+/// "'NAME' comes from 'CALLEE', which may return an empty callable" (or
+/// "which always returns an empty callable").
+std::string comesFromNote(llvm::StringRef Name, llvm::StringRef Callee,
+                          bool Always);
+/// "'NAME' is made empty here"
+std::string madeEmptyHereNote(llvm::StringRef Name);
+/// "'NAME' is moved from here"
+std::string movedFromHereNote(llvm::StringRef Name);
+/// "'operator[]' inserts an empty 'TYPE' when the key is missing"
+std::string subscriptInsertsNote(llvm::StringRef MappedType);
+/// "check that 'NAME' is not empty before this call, e.g. 'if (NAME)'"
+std::string checkBeforeCallNote(llvm::StringRef Name);
+
+//===----------------------------------------------------------------------===//
+// Notes that name the project's evidence. WHERE is "file.cpp:41".
+//===----------------------------------------------------------------------===//
+
+/// "'NAME' comes from 'SOURCE', which returns an empty callable on some path
+/// (WHERE)" (or "which always returns an empty callable (WHERE)").
+std::string returnsEmptyNote(llvm::StringRef Name, llvm::StringRef Source,
+                             bool Always, llvm::StringRef Where);
+/// "a value from 'SOURCE' is checked for emptiness in 'FUNCTION' (WHERE)"
+std::string checkedElsewhereNote(llvm::StringRef Source,
+                                 llvm::StringRef Function,
+                                 llvm::StringRef Where);
+/// "'FIELD' is not set by the constructor 'CTOR' (WHERE)"
+std::string notSetByConstructorNote(llvm::StringRef Field, llvm::StringRef Ctor,
+                                    llvm::StringRef Where);
+/// "'FIELD' is made empty in 'FUNCTION' (WHERE)"
+std::string emptiedInNote(llvm::StringRef Field, llvm::StringRef Function,
+                          llvm::StringRef Where);
+
+//===----------------------------------------------------------------------===//
+// The check's configuration diagnostics, as clang-tidy format strings.
+//===----------------------------------------------------------------------===//
+
+/// %0 pattern, %1 check name, %2 option, %3 the regex error, %4 the default.
+inline constexpr llvm::StringLiteral InvalidRegexDiag =
+    "invalid regular expression '%0' in option '%1.%2': %3; using the "
+    "default %4";
+/// %0 check name, %1 why.
+inline constexpr llvm::StringLiteral FactsFileDiag =
+    "cannot use FactsFile of %0: %1";
+
+} // namespace wrapguard
+
+#endif // WRAPGUARD_VOCAB_WORDING_H

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""The checker's layers depend only downward, and the build enforces it.
+
+checker/ has one folder per layer, each built as one library whose include
+directory is its own folder (checker/CMakeLists.txt). A layer sees the
+headers of the layers it links, and no others. This test takes the real
+compile command of one source file of each layer from the build's
+compile_commands.json and preprocesses, with it, a probe that includes
+headers of every layer:
+
+  - every header of the layer itself and of the layers below it must be
+    found (the probe preprocesses cleanly);
+  - a header of any other layer (above it, or beside it) must not be found:
+    the probe fails with "file not found".
+
+So adding an upward include to a layer's source fails its build, and this
+test fails if a CMake change makes one possible.
+
+Usage: check-layers.py BUILD_DIR CHECKER_SOURCE_DIR
+"""
+import json
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+
+# Which layers each layer may use: its link closure in checker/*/CMakeLists.txt.
+ALLOWED = {
+    "vocab": {"vocab"},
+    "facts": {"facts", "vocab"},
+    "engine": {"engine", "vocab"},
+    "analysis": {"analysis", "engine", "facts", "vocab"},
+    "tidy": {"tidy", "analysis", "engine", "facts", "vocab"},
+}
+
+
+def layer_command(db, checker, layer):
+    """The compile command of one source of the layer, as an argument list
+    without its output, input and dependency-file arguments."""
+    folder = os.path.join(checker, layer) + os.sep
+    for entry in db:
+        if entry["file"].startswith(folder) and entry["file"].endswith(".cpp"):
+            args = shlex.split(entry["command"]) if "command" in entry else entry["arguments"]
+            out, skip = [], False
+            for a in args:
+                if skip:
+                    skip = False
+                    continue
+                if a in ("-o", "-c", "-MF", "-MT", "-MQ"):
+                    skip = True
+                    continue
+                if a in ("-MD", "-MMD") or a == entry["file"]:
+                    continue
+                out.append(a)
+            return out, entry["directory"]
+    sys.exit("check-layers: no source of checker/%s in compile_commands.json" % layer)
+
+
+def preprocess(args, cwd, headers):
+    with tempfile.NamedTemporaryFile("w", suffix=".cpp", delete=False) as probe:
+        for h in headers:
+            probe.write('#include "%s"\n' % h)
+    try:
+        r = subprocess.run(args + ["-E", probe.name, "-o", os.devnull], cwd=cwd,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        return r.returncode, r.stderr
+    finally:
+        os.unlink(probe.name)
+
+
+def main():
+    build, checker = sys.argv[1], os.path.abspath(sys.argv[2])
+    with open(os.path.join(build, "compile_commands.json")) as f:
+        db = json.load(f)
+    headers = {layer: sorted(h for h in os.listdir(os.path.join(checker, layer))
+                             if h.endswith(".h"))
+               for layer in ALLOWED}
+    failures = 0
+    for layer, allowed in ALLOWED.items():
+        args, cwd = layer_command(db, checker, layer)
+        seen = [h for other in sorted(allowed) for h in headers[other]]
+        rc, err = preprocess(args, cwd, seen)
+        if rc != 0:
+            failures += 1
+            print("FAIL: %s cannot include its own or lower layers' headers:\n%s" % (layer, err))
+        else:
+            print("ok: %s includes %d headers of %s" % (layer, len(seen), ", ".join(sorted(allowed))))
+        for other in sorted(set(ALLOWED) - allowed):
+            leaks = [h for h in headers[other]
+                     if "'%s' file not found" % h not in preprocess(args, cwd, [h])[1]]
+            failures += len(leaks)
+            for h in leaks:
+                print("FAIL: %s can include %s/%s, a layer it must not use" % (layer, other, h))
+            if not leaks:
+                print("ok: %s cannot include any header of %s" % (layer, other))
+    if failures:
+        print("layers: %d failure(s)" % failures)
+        return 1
+    print("layers: every layer sees only the layers below it")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
