@@ -88,9 +88,16 @@ private:
 
 } // namespace
 
-BodyIndex::BodyIndex(const FunctionDecl &Owner) {
-  if (Stmt *Body = Owner.getBody())
+BodyIndex::BodyIndex(const FunctionDecl &Owner) : Body(Owner.getBody()) {
+  if (Body)
     IndexWalker(Locals).TraverseStmt(Body);
+}
+
+ParentMap &BodyIndex::parents() const {
+  assert(Body && "a parent map of a function without a body");
+  if (!Parents)
+    Parents = std::make_unique<ParentMap>(Body);
+  return *Parents;
 }
 
 const BodyIndex::Local *BodyIndex::find(const VarDecl &V) const {

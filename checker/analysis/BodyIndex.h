@@ -13,6 +13,7 @@
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
 #include <memory>
@@ -51,6 +52,9 @@ public:
   /// Null when the body neither declares nor touches V.
   const Local *find(const clang::VarDecl &V) const;
 
+  /// The body's parent map, built on first use.
+  clang::ParentMap &parents() const;
+
   /// The last event before Before (an expansion location) that gave V its
   /// value, in translation-unit order.
   std::optional<Event> latestBefore(const clang::VarDecl &V,
@@ -59,6 +63,8 @@ public:
 
 private:
   llvm::DenseMap<const clang::VarDecl *, Local> Locals;
+  clang::Stmt *Body = nullptr;
+  mutable std::unique_ptr<clang::ParentMap> Parents;
 };
 
 /// The indexes of one TU's functions, each built the first time the

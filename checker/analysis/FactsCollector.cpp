@@ -13,42 +13,68 @@ namespace wrapguard {
 
 namespace {
 
-/// `Layer(int, int)`: how a constructor is named in notes.
-std::string constructorName(const CXXConstructorDecl &C) {
-  PrintingPolicy PP(C.getASTContext().getLangOpts());
-  PP.SuppressTagKeyword = true;
-  std::string S = C.getParent()->getNameAsString() + "(";
-  for (unsigned I = 0; I < C.getNumParams(); ++I) {
-    if (I)
-      S += ", ";
-    S += C.getParamDecl(I)->getType().getAsString(PP);
-  }
-  return S + ")";
-}
-
-/// The facts of a field, created on first use; null when it has no key.
-SourceFacts *fieldFacts(ProjectFacts &Out, const FieldDecl &FD) {
-  auto Key = fieldKey(FD);
-  if (!Key)
-    return nullptr;
-  return &Out.get(*Key, SourceKind::Field, FD.getQualifiedNameAsString());
-}
-
 const FieldDecl *fieldOf(const Expr *E) {
   const auto *ME = dyn_cast_or_null<MemberExpr>(stripNoise(E));
   return ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
 }
 
-/// The facts of one function body: tests for emptiness and fields emptied.
+/// How notes name the function a parameter belongs to: a lambda's call
+/// operator by the function it is in.
+std::string ownerName(const FunctionDecl &FD) {
+  const FunctionDecl *Named = namedFunction(FD);
+  std::string Name = Named->getQualifiedNameAsString();
+  return Named == &FD ? Name : "lambda in " + Name;
+}
+
+/// What every walker of one TU shares.
+struct Collector {
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  const CallableTypes &Types;
+  PolicySummaries &Summaries;
+  BodyIndexes &Indexes;
+  Constructions &Cs;
+  ProjectFacts &Out;
+
+  bool isUser(const Decl &D) const {
+    return !SM.isInSystemHeader(D.getLocation());
+  }
+
+  /// The facts of a field, created on first use with its class and
+  /// position; null when it has no key.
+  SourceFacts *field(const FieldDecl &F) {
+    auto Key = fieldKey(F);
+    if (!Key)
+      return nullptr;
+    SourceFacts &S =
+        Out.get(*Key, SourceKind::Field, F.getQualifiedNameAsString());
+    if (const auto *RD = dyn_cast<CXXRecordDecl>(F.getParent()))
+      if (auto Class = classKey(*RD))
+        S.Owner = *Class;
+    S.Index = F.getFieldIndex();
+    return &S;
+  }
+
+  SourceFacts *parameter(const ParmVarDecl &P, const FunctionDecl &Fn) {
+    auto Key = parameterKey(P);
+    if (!Key)
+      return nullptr;
+    SourceFacts &S = Out.get(*Key, SourceKind::Parameter, P.getName());
+    S.Owner = ownerName(Fn);
+    return &S;
+  }
+};
+
+/// The facts of one function body (or a global's initializer): tests for
+/// emptiness, fields emptied or set, constructions, and what calls pass.
 /// Lambdas are walked as functions of their own.
 class BodyWalker : public RecursiveASTVisitor<BodyWalker> {
 public:
   using Process = llvm::function_ref<void(const FunctionDecl &)>;
-  BodyWalker(const FunctionDecl &Owner, ASTContext &Ctx,
-             const CallableTypes &Types, BodyIndexes &Indexes,
-             ProjectFacts &Out, Process Nested)
-      : Owner(Owner), Ctx(Ctx), Types(Types), Indexes(Indexes), Out(Out),
-        Nested(Nested) {}
+  /// Owner is null for a global's initializer, named by Global.
+  BodyWalker(const FunctionDecl *Owner, Collector &C, Process Nested,
+             std::string Global = "")
+      : Owner(Owner), C(C), Nested(Nested), Global(std::move(Global)) {}
 
   bool TraverseLambdaExpr(LambdaExpr *L) {
     if (!L->getDependentCallOperator())
@@ -57,7 +83,7 @@ public:
   }
 
   bool VisitExpr(Expr *E) {
-    if (const Expr *Tested = testedCallable(*E, Types, Ctx))
+    if (const Expr *Tested = testedCallable(*E, C.Types, C.Ctx))
       noteTest(*Tested, E->getBeginLoc());
     return true;
   }
@@ -65,6 +91,14 @@ public:
   bool VisitBinaryOperator(BinaryOperator *BO) {
     if (BO->getOpcode() == BO_Assign)
       noteAssigned(fieldOf(BO->getLHS()), BO->getRHS(), BO->getBeginLoc());
+    else if (BO->isCompoundAssignmentOp())
+      noteChanged(fieldOf(BO->getLHS()), BO->getBeginLoc());
+    return true;
+  }
+
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    if (UO->isIncrementDecrementOp())
+      noteChanged(fieldOf(UO->getSubExpr()), UO->getBeginLoc());
     return true;
   }
 
@@ -78,24 +112,43 @@ public:
   }
 
   bool VisitCXXConstructExpr(CXXConstructExpr *CE) {
-    const CXXConstructorDecl *C = CE->getConstructor();
-    if (C && C->isMoveConstructor() && CE->getNumArgs() >= 1)
+    const CXXConstructorDecl *Ctor = CE->getConstructor();
+    if (!Ctor)
+      return true;
+    if (Ctor->isMoveConstructor() && CE->getNumArgs() >= 1)
       if (const Expr *Moved = movedFromObject(CE->getArg(0)))
         noteMovedFrom(fieldOf(Moved), CE->getBeginLoc());
-    // `Options o;`: an aggregate's implicit default constructor, used.
-    if (C && C->isDefaultConstructor() && !C->isUserProvided())
-      noteAggregateInit(*C->getParent(), nullptr, CE->getBeginLoc());
+    noteConstruction(*CE);
+    if (!Ctor->isCopyOrMoveConstructor())
+      noteArguments(*Ctor, llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()),
+                  CE->getBeginLoc());
     return true;
   }
 
-  // `Options{f}`, `entries.push_back({name, handler})`: aggregate
-  // initialisation, which sets the fields it is given.
+  // `Options{f}`, `entries.push_back({name, handler})`, an interface table:
+  // aggregate initialisation, which sets the fields it is given.
   bool VisitInitListExpr(InitListExpr *ILE) {
     const InitListExpr *Sem =
         ILE->isSemanticForm() ? ILE : ILE->getSemanticForm();
     if (Sem && Seen.insert(Sem).second)
-      if (const auto *RD = Sem->getType()->getAsCXXRecordDecl())
-        noteAggregateInit(*RD, Sem, Sem->getBeginLoc());
+      noteConstruction(*Sem);
+    return true;
+  }
+
+  bool VisitCallExpr(CallExpr *Call) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee)
+      return true;
+    // `std::make_shared<T>(..)`, `v.emplace_back(..)`.
+    if (C.SM.isInSystemHeader(Callee->getLocation()))
+      return noteConstruction(*Call), true;
+    llvm::ArrayRef<const Expr *> Args(Call->getArgs(), Call->getNumArgs());
+    // Operator calls pass the object as argument 0 where a method has no
+    // parameter for it.
+    if (isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) &&
+        !Args.empty())
+      Args = Args.drop_front();
+    noteArguments(*Callee, Args, Call->getBeginLoc());
     return true;
   }
 
@@ -108,74 +161,112 @@ public:
   }
 
 private:
-  /// An aggregate made here: each callable field it leaves empty is not set
-  /// by "the constructor" `T()` at this place; one it sets counts as set.
-  /// Aggregates are judged by the creations seen, not by a constructor that
-  /// may never run.
-  void noteAggregateInit(const CXXRecordDecl &RD, const InitListExpr *Init,
-                         SourceLocation Loc) {
-    if (RD.hasUserDeclaredConstructor() || !RD.hasDefinition() ||
-        Ctx.getSourceManager().isInSystemHeader(RD.getLocation()))
+  FactLoc here(SourceLocation Loc) {
+    FactLoc L = factLoc(Loc, C.SM, Owner);
+    if (!Owner)
+      L.Function = Global;
+    return L;
+  }
+
+  /// A construction of a class with callable fields: recorded under the
+  /// class, by constructor and argument states.
+  void noteConstruction(const Expr &E) {
+    std::optional<Construction> K = C.Cs.at(E, Owner);
+    if (!K || K->ClassKey.empty())
       return;
-    for (const FieldDecl *FD : RD.getDefinition()->fields()) {
-      if (!isUserField(FD))
+    if (!Owner)
+      K->Fact.At.Function = Global;
+    SourceFacts &Class = C.Out.get(K->ClassKey, SourceKind::Class,
+                                   K->Class->getQualifiedNameAsString());
+    auto [It, New] = Class.Constructions.try_emplace(K->Fact.signature(),
+                                                     K->Fact);
+    if (!New) {
+      It->second.Count += K->Fact.Count;
+      keepFirst(It->second.At, K->Fact.At);
+    }
+  }
+
+  /// What a call passes to each callable parameter of Callee (a function, a
+  /// method, a constructor, a lambda's call operator).
+  void noteArguments(const FunctionDecl &Callee,
+                     llvm::ArrayRef<const Expr *> Args, SourceLocation Loc) {
+    if (!C.isUser(Callee))
+      return;
+    for (unsigned I = 0; I < Args.size() && I < Callee.getNumParams(); ++I) {
+      const ParmVarDecl *P = Callee.getParamDecl(I);
+      if (!C.Types.isNullable(P->getType()))
         continue;
-      const Expr *Value = FD->getInClassInitializer();
-      if (Init && FD->getFieldIndex() < Init->getNumInits())
-        Value = Init->getInit(FD->getFieldIndex());
-      bool Sets = Value && !isEmptyValue(Value, Ctx);
-      // A CXXDefaultInitExpr stands for the default member initializer.
-      if (isa_and_nonnull<CXXDefaultInitExpr>(Value))
-        Sets = FD->getInClassInitializer() &&
-               !isEmptyValue(FD->getInClassInitializer(), Ctx);
-      auto Key = fieldKey(*FD);
-      if (!Key)
-        continue;
-      SourceFacts &F =
-          Out.get(*Key, SourceKind::Field, FD->getQualifiedNameAsString());
-      CtorFact C{RD.getNameAsString() + "()", Sets,
-                 factLoc(Loc, Ctx.getSourceManager(), &Owner)};
-      auto [It, New] =
-          F.Constructors.try_emplace(*Key + (Sets ? "@set" : "@empty"), C);
-      if (!New && C.Loc < It->second.Loc)
-        It->second = C;
+      const Expr *Arg = Args[I];
+      if (const auto *D = dyn_cast<CXXDefaultArgExpr>(Arg))
+        Arg = D->getExpr();
+      if (SourceFacts *F = C.parameter(*P, Callee))
+        F->Args.add(valueStateOf(*Arg, Owner, C.Ctx, C.Types, C.Indexes),
+                    here(Loc));
     }
   }
 
   /// `obj.f = value`: emptied, or set outside the class's constructors.
   void noteAssigned(const FieldDecl *FD, const Expr *Value,
                     SourceLocation Loc) {
-    if (isEmptyValue(Value, Ctx))
+    if (FD && !isUserField(FD))
+      return noteChanged(FD, Loc);
+    if (isEmptyValue(Value, C.Ctx))
       return noteEmptied(FD, Loc);
-    if (!isUserField(FD))
+    if (!FD || inOwnConstructor(*FD))
       return;
-    if (const auto *C = dyn_cast<CXXConstructorDecl>(&Owner);
-        C && C->getParent() == FD->getParent())
+    SourceFacts *F = C.field(*FD);
+    if (!F)
       return;
-    if (SourceFacts *F = fieldFacts(Out, *FD))
-      keepFirst(F->SetAt, factLoc(Loc, Ctx.getSourceManager(), &Owner));
+    ValueState V = Owner ? valueStateOf(*Value, Owner, C.Ctx, C.Types,
+                                        C.Indexes)
+                         : ValueState::of(ValueState::Unknown);
+    if (V.What == ValueState::Empty)
+      return noteEmptied(FD, Loc);
+    keepFirst(F->SetAt, here(Loc));
+    for (const std::string &K : V.Keys)
+      keepFirst(F->AssignedFrom[K], here(Loc));
+  }
+
+  /// A field that is not a callable, of a class with callable fields,
+  /// changed outside the class's constructors: no condition on it is an
+  /// invariant of the objects.
+  void noteChanged(const FieldDecl *FD, SourceLocation Loc) {
+    if (!FD || C.Types.isNullable(FD->getType()) || inOwnConstructor(*FD))
+      return;
+    const auto *RD = dyn_cast<CXXRecordDecl>(FD->getParent());
+    if (!RD || !C.Cs.hasCallableFields(*RD))
+      return;
+    if (SourceFacts *F = C.field(*FD))
+      keepFirst(F->ChangedAt, here(Loc));
+  }
+
+  bool inOwnConstructor(const FieldDecl &FD) {
+    const auto *Ctor = dyn_cast_or_null<CXXConstructorDecl>(Owner);
+    return Ctor && Ctor->getParent() == FD.getParent();
   }
 
   void noteTest(const Expr &Tested, SourceLocation Loc) {
-    SourceSet S = sourcesOf(Tested, Owner, Ctx, Types, Indexes.of(Owner));
-    FactLoc L = factLoc(Loc, Ctx.getSourceManager(), &Owner);
+    if (!Owner)
+      return;
+    SourceSet S =
+        sourcesOf(Tested, *Owner, C.Ctx, C.Types, C.Indexes.of(*Owner));
+    FactLoc L = here(Loc);
     for (const SourceUse &U : S.Sources) {
-      SourceFacts &F = Out.get(U.Key, U.Kind, U.Name);
+      SourceFacts &F = C.Out.get(U.Key, U.Kind, U.Name);
       ++F.Tested;
       keepFirst(F.TestedAt, L);
     }
   }
 
   bool isUserField(const FieldDecl *FD) {
-    return FD && Types.isNullable(FD->getType()) &&
-           !Ctx.getSourceManager().isInSystemHeader(FD->getLocation());
+    return FD && C.Types.isNullable(FD->getType()) && C.isUser(*FD);
   }
 
   void noteEmptied(const FieldDecl *FD, SourceLocation Loc) {
     if (!isUserField(FD))
       return;
-    if (SourceFacts *F = fieldFacts(Out, *FD))
-      keepFirst(F->EmptiedAt, factLoc(Loc, Ctx.getSourceManager(), &Owner));
+    if (SourceFacts *F = C.field(*FD))
+      keepFirst(F->EmptiedAt, here(Loc));
   }
 
   /// A field moved out of is empty afterwards, except in its own class's
@@ -183,38 +274,32 @@ private:
   void noteMovedFrom(const FieldDecl *FD, SourceLocation Loc) {
     if (!FD)
       return;
-    if (const auto *MD = dyn_cast<CXXMethodDecl>(&Owner)) {
+    if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Owner)) {
       bool Special =
           MD->isCopyAssignmentOperator() || MD->isMoveAssignmentOperator();
-      if (const auto *C = dyn_cast<CXXConstructorDecl>(MD))
-        Special |= C->isCopyOrMoveConstructor();
+      if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(MD))
+        Special |= Ctor->isCopyOrMoveConstructor();
       if (Special && MD->getParent() == FD->getParent())
         return;
     }
     noteEmptied(FD, Loc);
   }
 
-  const FunctionDecl &Owner;
-  ASTContext &Ctx;
-  const CallableTypes &Types;
-  BodyIndexes &Indexes;
-  ProjectFacts &Out;
+  const FunctionDecl *Owner;
+  Collector &C;
   Process Nested;
+  std::string Global;
   llvm::SmallPtrSet<const InitListExpr *, 8> Seen;
 };
 
 class TUWalker : public RecursiveASTVisitor<TUWalker> {
 public:
-  TUWalker(ASTContext &Ctx, const CallableTypes &Types,
-           PolicySummaries &Summaries, BodyIndexes &Indexes, ProjectFacts &Out)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), Types(Types),
-        Summaries(Summaries), Indexes(Indexes), Out(Out) {}
+  explicit TUWalker(Collector &C) : C(C) {}
 
   bool shouldVisitTemplateInstantiations() const { return true; }
 
   bool TraverseDecl(Decl *D) {
-    if (D && !isa<TranslationUnitDecl>(D) &&
-        SM.isInSystemHeader(D->getLocation()))
+    if (D && !isa<TranslationUnitDecl>(D) && !C.isUser(*D))
       return true;
     return RecursiveASTVisitor::TraverseDecl(D);
   }
@@ -228,6 +313,12 @@ public:
     return true;
   }
 
+  bool VisitCXXMethodDecl(CXXMethodDecl *MD) {
+    if (!MD->isDependentContext() && MD->size_overridden_methods())
+      recordOverrides(*MD);
+    return true;
+  }
+
   bool VisitCXXRecordDecl(CXXRecordDecl *RD) {
     if (RD->isThisDeclarationADefinition() && !RD->isLambda() &&
         !RD->isDependentContext() && !RD->isInvalidDecl())
@@ -235,20 +326,35 @@ public:
     return true;
   }
 
+  // Interface tables and other globals built from aggregates:
+  // `static const Ops table = {.run = NULL};`.
+  bool VisitVarDecl(VarDecl *VD) {
+    if (VD->hasGlobalStorage() && !VD->isStaticLocal() && VD->getInit() &&
+        !VD->getDeclContext()->isDependentContext() &&
+        !VD->getType()->isDependentType() && !isa<ParmVarDecl>(VD)) {
+      auto Nested = [this](const FunctionDecl &L) { processFunction(L); };
+      BodyWalker(nullptr, C, Nested, VD->getQualifiedNameAsString())
+          .TraverseStmt(VD->getInit());
+    }
+    return true;
+  }
+
 private:
   void processFunction(const FunctionDecl &FD) {
     if (!Done.insert(&FD).second)
       return;
-    if (Types.isNullable(FD.getReturnType()))
+    if (C.Types.isNullable(FD.getReturnType()))
       recordDefinition(FD);
     // Named: the walker keeps only a function_ref to it.
     auto Nested = [this](const FunctionDecl &L) { processFunction(L); };
-    BodyWalker Walker(FD, Ctx, Types, Indexes, Out, Nested);
+    BodyWalker Walker(&FD, C, Nested);
     // A constructor's member initializers test and call callables as its
-    // body does (`: v_(f ? f(1) : 0)`).
+    // body does (`: v_(f ? f(1) : 0)`), and construct its bases, implicitly
+    // too. Default member initializers are walked once, with the class,
+    // not once per constructor.
     if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(&FD))
       for (const CXXCtorInitializer *I : Ctor->inits())
-        if (I->isWritten())
+        if (I->isWritten() || I->isBaseInitializer())
           Walker.TraverseStmt(I->getInit());
     Walker.TraverseStmt(FD.getBody());
   }
@@ -258,149 +364,93 @@ private:
   /// overrides seen.
   void recordDefinition(const FunctionDecl &FD) {
     SourceLocation EmptyAt;
-    Emptiness S = Summaries.summarize(FD, &EmptyAt);
-    FactLoc L = EmptyAt.isValid() ? factLoc(EmptyAt, SM, &FD) : FactLoc();
+    Emptiness S = C.Summaries.summarize(FD, &EmptyAt);
+    FactLoc L = EmptyAt.isValid() ? factLoc(EmptyAt, C.SM, &FD) : FactLoc();
     llvm::SmallVector<const FunctionDecl *> Keys{&FD};
     if (const auto *MD = dyn_cast<CXXMethodDecl>(&FD))
-      for (size_t I = 0; I < Keys.size(); ++I)
-        for (const CXXMethodDecl *O :
-             cast<CXXMethodDecl>(Keys[I])->overridden_methods())
-          Keys.push_back(O);
+      llvm::append_range(Keys, overridden(*MD));
     for (const FunctionDecl *K : Keys) {
       auto Key = functionKey(*K);
       if (!Key)
         continue;
       SourceFacts &F =
-          Out.get(*Key, SourceKind::Function, K->getQualifiedNameAsString());
+          C.Out.get(*Key, SourceKind::Function, K->getQualifiedNameAsString());
       F.Definition = joinDefinitions(F.Definition, S);
       keepFirst(F.EmptyReturn, L);
     }
   }
 
+  /// Every method MD overrides, directly or not.
+  static llvm::SmallVector<const CXXMethodDecl *>
+  overridden(const CXXMethodDecl &MD) {
+    llvm::SmallVector<const CXXMethodDecl *> Out;
+    llvm::SmallVector<const CXXMethodDecl *> Work{&MD};
+    while (!Work.empty())
+      for (const CXXMethodDecl *O : Work.pop_back_val()->overridden_methods())
+        if (!llvm::is_contained(Out, O)) {
+          Out.push_back(O);
+          Work.push_back(O);
+        }
+    return Out;
+  }
+
+  /// A call through a base method dispatches to its overrides: each callable
+  /// parameter of an override also receives what the base's calls pass.
+  void recordOverrides(const CXXMethodDecl &MD) {
+    for (const CXXMethodDecl *O : overridden(MD))
+      for (unsigned I = 0; I < MD.getNumParams() && I < O->getNumParams();
+           ++I) {
+        const ParmVarDecl *P = MD.getParamDecl(I);
+        auto Base = parameterKey(*O->getParamDecl(I));
+        if (!C.Types.isNullable(P->getType()) || !Base)
+          continue;
+        if (SourceFacts *F = C.parameter(*P, MD))
+          if (!llvm::is_contained(F->Overrides, *Base))
+            F->Overrides.push_back(*Base);
+      }
+  }
+
   void processRecord(const CXXRecordDecl &RD) {
-    for (const FieldDecl *FD : RD.fields()) {
-      if (!Types.isNullable(FD->getType()))
-        continue;
-      if (SourceFacts *F = fieldFacts(Out, *FD))
-        recordConstructors(RD, *FD, *F);
-    }
+    for (const FieldDecl *FD : RD.fields())
+      if (C.Types.isNullable(FD->getType()))
+        if (SourceFacts *F = C.field(*FD))
+          recordConstructors(RD, *FD, *F);
   }
 
-  static bool defaultInitSets(const FieldDecl &FD, ASTContext &Ctx) {
-    const Expr *Init = FD.getInClassInitializer();
-    return Init && !isEmptyValue(Init, Ctx);
-  }
-
-  /// What each constructor defined here does with FD. The implicit default
-  /// constructor exists when no constructor is declared.
+  /// What each constructor defined here does with FD.
   void recordConstructors(const CXXRecordDecl &RD, const FieldDecl &FD,
                           SourceFacts &F) {
-    // An aggregate is judged where it is made (BodyWalker), except that a
-    // non-empty default member initializer sets the field however it is.
+    // A class without constructors is judged where it is made (its
+    // constructions), except that a non-empty default member initializer
+    // sets the field however it is made.
     if (!RD.hasUserDeclaredConstructor()) {
-      if (defaultInitSets(FD, Ctx))
+      const Expr *Init = FD.getInClassInitializer();
+      if (Init && !isEmptyValue(Init, C.Ctx))
         F.Constructors.try_emplace(
-            *fieldKey(FD) + "@set",
-            CtorFact{RD.getNameAsString() + "()", true,
-                     factLoc(RD.getLocation(), SM, nullptr)});
+            ConstructionFact::AggregateInit.str(),
+            CtorFact{RD.getNameAsString() + "{}", true, -1, "", "",
+                     factLoc(FD.getLocation(), C.SM, nullptr)});
       return;
     }
     for (const CXXConstructorDecl *Ctor : RD.ctors()) {
       if (Ctor->isCopyOrMoveConstructor() || Ctor->isDeleted() ||
           Ctor->isImplicit())
         continue;
-      std::optional<bool> Sets = constructorSets(*Ctor, FD, 0);
-      if (!Sets)
-        continue; // Defined in another TU, which records it.
+      std::optional<CtorFact> Effect = C.Cs.effectOn(*Ctor, FD);
       auto Key = functionKey(*Ctor);
-      if (!Key)
-        continue;
+      if (!Effect || !Key)
+        continue; // Defined in another TU, which records it.
       // The note points at the definition, where the field is (not) set.
       const FunctionDecl *Def = Ctor;
       Ctor->hasBody(Def);
-      CtorFact C{constructorName(*Ctor), *Sets,
-                 factLoc(Def->getLocation(), SM, Def)};
-      auto [It, New] = F.Constructors.try_emplace(*Key, C);
+      Effect->Loc = factLoc(Def->getLocation(), C.SM, Def);
+      auto [It, New] = F.Constructors.try_emplace(*Key, *Effect);
       if (!New)
-        It->second.SetsField = It->second.SetsField && *Sets;
+        It->second.SetsField = It->second.SetsField && Effect->SetsField;
     }
   }
 
-  /// Whether Ctor leaves FD non-empty: a non-empty mem-initializer (an
-  /// in-class initializer counts, the compiler lists it there too), else an
-  /// unconditional non-empty assignment in the body; nullopt when the
-  /// definition is not in this TU.
-  std::optional<bool> constructorSets(const CXXConstructorDecl &Ctor,
-                                      const FieldDecl &FD, unsigned Depth) {
-    const FunctionDecl *Def = nullptr;
-    if (Ctor.isDefaulted())
-      return defaultInitSets(FD, Ctx);
-    if (!Ctor.hasBody(Def) || !Def)
-      return std::nullopt;
-    const auto *D = cast<CXXConstructorDecl>(Def);
-    if (D->isDelegatingConstructor()) {
-      if (const CXXConstructorDecl *T = D->getTargetConstructor();
-          T && Depth < 4)
-        return constructorSets(*T, FD, Depth + 1);
-      return true;
-    }
-    for (const CXXCtorInitializer *I : D->inits()) {
-      if (I->getMember() != &FD)
-        continue;
-      // Written, or the default member initializer; an empty one may still
-      // be followed by an assignment in the body.
-      if (I->isWritten() ? !isEmptyValue(I->getInit(), Ctx)
-                         : defaultInitSets(FD, Ctx))
-        return true;
-      break;
-    }
-    return bodySets(D->getBody(), FD, Depth);
-  }
-
-  /// An unconditional non-empty assignment to FD at the top level of Body,
-  /// or in a method of the same class that Body calls there (`reset()`,
-  /// `init()`), a few calls deep.
-  bool bodySets(const Stmt *BodyStmt, const FieldDecl &FD, unsigned Depth) {
-    const auto *Body = dyn_cast_or_null<CompoundStmt>(BodyStmt);
-    if (!Body)
-      return false;
-    for (const Stmt *S : Body->body()) {
-      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S);
-          MC && Depth < 3 &&
-          isa<CXXThisExpr>(stripNoise(MC->getImplicitObjectArgument()))) {
-        const CXXMethodDecl *M = MC->getMethodDecl();
-        const FunctionDecl *Def = nullptr;
-        if (M && M->getParent() == FD.getParent() && M->hasBody(Def) &&
-            bodySets(Def->getBody(), FD, Depth + 1))
-          return true;
-        continue;
-      }
-      const auto *E = dyn_cast<Expr>(S);
-      if (!E)
-        continue;
-      E = stripNoise(E);
-      const Expr *LHS = nullptr, *RHS = nullptr;
-      if (const auto *BO = dyn_cast<BinaryOperator>(E);
-          BO && BO->getOpcode() == BO_Assign) {
-        LHS = BO->getLHS();
-        RHS = BO->getRHS();
-      } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
-                 OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2) {
-        LHS = OC->getArg(0);
-        RHS = OC->getArg(1);
-      }
-      if (LHS && fieldOf(LHS) == &FD && !isEmptyValue(RHS, Ctx))
-        return true;
-    }
-    return false;
-  }
-
-  ASTContext &Ctx;
-  const SourceManager &SM;
-  const CallableTypes &Types;
-  PolicySummaries &Summaries;
-  BodyIndexes &Indexes;
-  ProjectFacts &Out;
+  Collector &C;
   llvm::SmallPtrSet<const FunctionDecl *, 32> Done;
 };
 
@@ -408,8 +458,9 @@ private:
 
 void collectTUFacts(ASTContext &Ctx, const CallableTypes &Types,
                     PolicySummaries &Summaries, BodyIndexes &Indexes,
-                    ProjectFacts &Out) {
-  TUWalker(Ctx, Types, Summaries, Indexes, Out).TraverseAST(Ctx);
+                    Constructions &Cs, ProjectFacts &Out) {
+  Collector C{Ctx, Ctx.getSourceManager(), Types, Summaries, Indexes, Cs, Out};
+  TUWalker(C).TraverseAST(Ctx);
 }
 
 } // namespace wrapguard

@@ -3,8 +3,9 @@
 // Walks the user code of a translation unit (system headers skipped) and
 // records what it says about nullable-callable sources: what each visible
 // definition returns, where values from a source are tested for emptiness,
-// what every constructor does with callable fields, and where a field is
-// emptied. See ProjectFacts.h for how the facts of all TUs are used.
+// what every constructor does with callable fields, how the project
+// constructs classes with callable fields, what every call passes to
+// callable parameters, and where a field is emptied or set. See ProjectFacts.h for how the facts of all TUs are used.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,7 @@
 
 #include "BodyIndex.h"
 #include "CallableTypes.h"
+#include "Constructions.h"
 #include "PolicySummaries.h"
 #include "ProjectFacts.h"
 #include "clang/AST/ASTContext.h"
@@ -20,10 +22,11 @@
 namespace wrapguard {
 
 /// Adds the facts of Ctx's translation unit to Out.
-/// Function bodies are looked up in Indexes, which the analysis shares.
+/// Function bodies are looked up in Indexes, constructions recognised by
+/// Cs; the analysis shares both.
 void collectTUFacts(clang::ASTContext &Ctx, const CallableTypes &Types,
                     PolicySummaries &Summaries, BodyIndexes &Indexes,
-                    ProjectFacts &Out);
+                    Constructions &Cs, ProjectFacts &Out);
 
 } // namespace wrapguard
 

@@ -3,8 +3,11 @@
 #include "PolicyCallAnalysis.h"
 #include "BodyIndex.h"
 #include "CallableTypes.h"
+#include "Captures.h"
+#include "Constructions.h"
 #include "FactsCollector.h"
 #include "FixIts.h"
+#include "Guards.h"
 #include "PolicyCallDiagnoser.h"
 #include "PolicyCallModel.h"
 #include "PolicySummaries.h"
@@ -70,8 +73,10 @@ private:
 class PolicyCallAnalyzer::Impl {
 public:
   Impl(ASTContext &Ctx, AnalysisOptions O)
-      : Ctx(Ctx), Opts(std::move(O)), Types(Opts.NullableCallableTypes),
-        Summaries(Ctx, Opts, Types) {}
+      : Ctx(Ctx), Opts(std::move(O)),
+        Types(Opts.NullableCallableTypes, Opts.InvokeMethods),
+        Summaries(Ctx, Opts, Types), Cs(Ctx, Types, Indexes),
+        Caps(Ctx, Types, Summaries, Opts) {}
 
   std::vector<Finding> analyze(const FunctionDecl &FD, AnalysisStatus *Status,
                                std::string *Budget);
@@ -82,18 +87,33 @@ public:
   PolicySummaries Summaries;
   /// Shared by the findings of one function and by the facts collector.
   BodyIndexes Indexes;
+  Constructions Cs;
+  Captures Caps;
   /// The sources of deferred findings, with their untested calls.
   ProjectFacts Untested;
 
 private:
+  /// The finding for one verdict, or none when nothing decides it.
+  std::optional<Finding> judge(const PolicyCallVerdict &V,
+                               const FunctionDecl &FD);
+  /// For a call through a variable a lambda captures, its state where the
+  /// lambda is made.
+  std::optional<CaptureState> captureOf(const CallSite &Site,
+                                        const FunctionDecl &FD);
+  /// What the candidate's call site adds to the facts: the guards that hold
+  /// there, the construction of the object called through, the lifecycle.
+  void addContext(const CallSite &Site, const FunctionDecl &FD, Candidate &C);
   /// What last gave the call's callable its value before the call: an
   /// earlier mem-initializer of the field, or an event of a local.
   std::optional<BodyIndex::Event> latestOrigin(const CallSite &Site,
                                                const FunctionDecl &FD);
   void addOriginNote(const CallSite &Site, const FunctionDecl &FD,
                      StringRef Name, Finding &F);
+  /// A nullable-callable class's own operator() or invoke method calling
+  /// the class's callable: the handle's callers are the ones to check it.
+  bool isHandleInvoking(const CallSite &Site, const FunctionDecl &FD);
   bool defer(const CallSite &Site, const FunctionDecl &FD, StringRef Name,
-             Finding &F);
+             const CaptureState *Cap, Finding &F);
 };
 
 static bool contains(const Expr &Root, const Stmt &S) {
@@ -157,7 +177,7 @@ std::vector<Finding> PolicyCallAnalyzer::Impl::analyze(const FunctionDecl &FD,
     return {};
   }
 
-  PolicyCallDiagnoser Diagnoser(Types, Opts);
+  PolicyCallDiagnoser Diagnoser(Types);
   llvm::SmallVector<PolicyCallVerdict> Verdicts;
   llvm::Error Err = runPolicyCallModel(
       FD, Ctx, Types, Summaries, Opts.MaxSolverIterations, Opts.MaxBlockVisits,
@@ -183,23 +203,130 @@ std::vector<Finding> PolicyCallAnalyzer::Impl::analyze(const FunctionDecl &FD,
   SetStatus(AnalysisStatus::Analyzed);
 
   std::vector<Finding> Findings;
-  for (const PolicyCallVerdict &V : Verdicts) {
-    const Expr *Shown = stripNoise(V.Site.Callable);
-    std::string Name = spelledText(Shown->getSourceRange(), Ctx);
-    if (Name.empty())
-      Name = "callable";
-    Finding F;
-    F.Loc = Shown->getBeginLoc();
-    if (V.Deferred && !defer(V.Site, FD, Name, F))
-      continue;
-    F.AlwaysEmpty = V.AlwaysEmpty;
-    F.Message =
-        V.AlwaysEmpty ? alwaysEmptyMessage(Name) : possiblyEmptyMessage(Name);
-    addOriginNote(V.Site, FD, Name, F);
-    addRepair(V.Site, Name, repairRoot(*V.Site.Call, FD), Ctx, Opts, F);
-    Findings.push_back(std::move(F));
-  }
+  for (const PolicyCallVerdict &V : Verdicts)
+    if (std::optional<Finding> F = judge(V, FD))
+      Findings.push_back(std::move(*F));
   return Findings;
+}
+
+std::optional<Finding>
+PolicyCallAnalyzer::Impl::judge(const PolicyCallVerdict &V,
+                                const FunctionDecl &FD) {
+  const Expr *Shown = stripNoise(V.Site.Callable);
+  std::string Name = spelledText(Shown->getSourceRange(), Ctx);
+  if (Name.empty())
+    Name = "callable";
+  Finding F;
+  F.Loc = Shown->getBeginLoc();
+  Emptiness State = V.State;
+  // A captured callable is judged where the lambda captures it.
+  std::optional<CaptureState> Cap;
+  if (State == Emptiness::Unknown)
+    Cap = captureOf(V.Site, FD);
+  if (Cap && Cap->State == Emptiness::NonEmpty)
+    return std::nullopt;
+  if (Cap && mayBeEmpty(Cap->State)) {
+    State = Emptiness::MayBeEmpty;
+    F.Notes.push_back({Cap->Loc, capturedHereNote(
+                                     Name, Cap->State == Emptiness::AlwaysEmpty)});
+  }
+  if (State == Emptiness::Unknown && isHandleInvoking(V.Site, FD))
+    return std::nullopt;
+  if (State == Emptiness::Unknown) {
+    // Of unknown origin here: the project's facts decide, and StrictMode
+    // reports it in any case (with the facts' evidence when there is some).
+    bool Deferred = Opts.DeferToProjectFacts &&
+                    defer(V.Site, FD, Name, Cap ? &*Cap : nullptr, F);
+    if (!Deferred && !Opts.StrictMode)
+      return std::nullopt;
+  }
+  F.AlwaysEmpty = State == Emptiness::AlwaysEmpty;
+  F.Message =
+      F.AlwaysEmpty ? alwaysEmptyMessage(Name) : possiblyEmptyMessage(Name);
+  addOriginNote(V.Site, FD, Name, F);
+  addRepair(V.Site, Name, repairRoot(*V.Site.Call, FD), Ctx, Opts, F);
+  return F;
+}
+
+bool PolicyCallAnalyzer::Impl::isHandleInvoking(const CallSite &Site,
+                                                const FunctionDecl &FD) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(&FD);
+  if (!MD || MD->isStatic() ||
+      Types.classify(Ctx.getRecordType(MD->getParent())) !=
+          CallableKind::FunctionObject ||
+      (MD->getOverloadedOperator() != OO_Call && !Types.isInvokeMethod(*MD)))
+    return false;
+  const Expr *Obj = stripNoise(Site.Callable);
+  if (const auto *ME = dyn_cast<MemberExpr>(Obj))
+    Obj = ME->getBase()->IgnoreParenImpCasts();
+  else if (const auto *UO = dyn_cast<UnaryOperator>(Obj);
+           UO && UO->getOpcode() == UO_Deref)
+    Obj = UO->getSubExpr()->IgnoreParenImpCasts();
+  return isa<CXXThisExpr>(Obj);
+}
+
+std::optional<CaptureState>
+PolicyCallAnalyzer::Impl::captureOf(const CallSite &Site,
+                                    const FunctionDecl &FD) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(stripNoise(Site.Callable));
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || V->getDeclContext() == &FD)
+    return std::nullopt;
+  return Caps.of(FD, *V);
+}
+
+/// The local object a field is reached through: `obj.f`, `ptr->f` on a
+/// raw or smart pointer.
+static const VarDecl *localObjectOf(const MemberExpr &ME) {
+  const Expr *Base = stripNoise(ME.getBase());
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Base);
+      OC && OC->getOperator() == OO_Arrow && OC->getNumArgs() == 1)
+    Base = stripNoise(OC->getArg(0));
+  const auto *DRE = dyn_cast<DeclRefExpr>(Base);
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  return V && V->isLocalVarDecl() ? V : nullptr;
+}
+
+void PolicyCallAnalyzer::Impl::addContext(const CallSite &Site,
+                                          const FunctionDecl &FD,
+                                          Candidate &C) {
+  if (const Stmt *Body = FD.getBody();
+      Body && &repairRoot(*Site.Call, FD) == Body)
+    C.Guards = guardsAt(*Site.Call, Indexes.of(FD).parents());
+  const auto *ME = dyn_cast<MemberExpr>(stripNoise(Site.Callable));
+  const auto *Field = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+  if (!Field)
+    return;
+  const auto *Class = dyn_cast<CXXRecordDecl>(Field->getParent());
+  // This object's own field, while it is constructed or destroyed.
+  if (Class && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts())) {
+    const auto *MD = dyn_cast<CXXMethodDecl>(&FD);
+    if (MD && MD->getParent() == Class &&
+        isa<CXXConstructorDecl, CXXDestructorDecl>(MD)) {
+      C.During = isa<CXXDestructorDecl>(MD) ? Candidate::Lifecycle::Destructor
+                                            : Candidate::Lifecycle::Constructor;
+      C.LifecycleClass = classKey(*Class).value_or("");
+    }
+    return;
+  }
+  // An object this function constructs: `Backend b(..); b.f(x);`.
+  const VarDecl *Obj = localObjectOf(*ME);
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::optional<BodyIndex::Event> E =
+      Obj ? Indexes.of(FD).latestBefore(
+                *Obj, SM.getExpansionLoc(Site.Call->getBeginLoc()), SM)
+          : std::nullopt;
+  if (!E || !E->Value)
+    return;
+  std::optional<Construction> K = Cs.at(*E->Value, &FD);
+  // `std::unique_ptr<T> p(new T(..))`.
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(stripNoise(E->Value));
+      !K && CE && CE->getNumArgs() == 1)
+    K = Cs.at(*CE->getArg(0), &FD);
+  if (K && K->Class == Class) {
+    C.Construction = std::move(K->Fact);
+    C.ConstructedClass = K->ClassKey;
+  }
 }
 
 std::optional<BodyIndex::Event>
@@ -225,17 +352,28 @@ PolicyCallAnalyzer::Impl::latestOrigin(const CallSite &Site,
 /// callable's sources cannot be named, and the call stays quiet.
 bool PolicyCallAnalyzer::Impl::defer(const CallSite &Site,
                                      const FunctionDecl &FD, StringRef Name,
-                                     Finding &F) {
-  // A field set by an earlier mem-initializer holds that initializer's value.
-  const CXXCtorInitializer *Init = earlierFieldInit(Site, FD);
-  SourceSet S = sourcesOf(Init ? *initializerExpr(*Init) : *Site.Callable, FD,
-                          Ctx, Types, Indexes.of(FD));
+                                     const CaptureState *Cap, Finding &F) {
+  SourceSet S;
+  if (Cap) {
+    // What the lambda captured, as the function that makes it sees it.
+    S = sourcesOf(*Cap->Init, *Cap->Enclosing, Ctx, Types,
+                  Indexes.of(*Cap->Enclosing));
+  } else {
+    // A field set by an earlier mem-initializer holds that initializer's
+    // value.
+    const CXXCtorInitializer *Init = earlierFieldInit(Site, FD);
+    S = sourcesOf(Init ? *initializerExpr(*Init) : *Site.Callable, FD, Ctx,
+                  Types, Indexes.of(FD));
+  }
   if (!S.Complete || S.Sources.empty())
     return false;
   Candidate C;
   C.Name = Name.str();
   C.EmptyLocally = S.EmptyLocally;
   C.PolicyNames = Opts.PolicyNames;
+  C.Strict = Opts.StrictMode;
+  if (!Cap)
+    addContext(Site, FD, C);
   for (const SourceUse &U : S.Sources) {
     C.Keys.push_back(U.Key);
     // An untested call: belief's other half, and an entry that carries the
@@ -251,6 +389,10 @@ bool PolicyCallAnalyzer::Impl::defer(const CallSite &Site,
       F.OriginLoc = Call->getBeginLoc();
   if (const auto *Call = dyn_cast<CallExpr>(stripNoise(Site.Callable)))
     F.OriginLoc = Call->getBeginLoc();
+  if (Cap) {
+    F.OriginLoc = Cap->Loc;
+    F.Notes.push_back({Cap->Loc, capturedHereNote(Name, /*Always=*/false)});
+  }
   return true;
 }
 
@@ -290,6 +432,9 @@ void PolicyCallAnalyzer::Impl::addOriginNote(const CallSite &Site,
     F.Notes.push_back({O.Loc, madeEmptyHereNote(Name)});
     return;
   }
+  // A candidate's source is named by the project's facts.
+  if (F.Deferred)
+    return;
   const auto *Call = dyn_cast_or_null<CallExpr>(stripNoise(O.Value));
   if (!Call || !Types.isNullable(Call->getType()))
     return;
@@ -309,7 +454,7 @@ PolicyCallAnalyzer::~PolicyCallAnalyzer() = default;
 const AnalysisOptions &PolicyCallAnalyzer::options() const { return I->Opts; }
 
 void PolicyCallAnalyzer::collectFacts(ProjectFacts &Out) {
-  collectTUFacts(I->Ctx, I->Types, I->Summaries, I->Indexes, Out);
+  collectTUFacts(I->Ctx, I->Types, I->Summaries, I->Indexes, I->Cs, Out);
   Out.merge(I->Untested);
 }
 

@@ -76,8 +76,20 @@ std::optional<CallSite> matchCallSite(const CallExpr &C,
                       AllArgs, false);
     const auto *ME = dyn_cast<MemberExpr>(Callee);
     const CXXMethodDecl *MD = MC->getMethodDecl();
-    if (!ME || !MD || MD->getOverloadedOperator() != OO_Call)
+    if (!ME || !MD)
       return std::nullopt;
+    // `pf.CallPacked(args)`: a method that invokes the handle's callable.
+    if (MD->getOverloadedOperator() != OO_Call) {
+      if (!Types.isInvokeMethod(*MD))
+        return std::nullopt;
+      if (!ME->isArrow())
+        return Accept(stripNoise(ME->getBase()),
+                      {CallableKind::FunctionObject}, AllArgs, false);
+      if (const Expr *Inner = arrowed(ME->getBase()))
+        return Accept(Inner, {CallableKind::SmartPointer}, AllArgs, false);
+      return Accept(stripNoise(ME->getBase()), {CallableKind::RawPointer},
+                    AllArgs, false);
+    }
     if (!ME->isArrow()) // f.operator()(x)
       return Accept(stripNoise(ME->getBase()), {CallableKind::FunctionObject},
                     AllArgs, false);
@@ -111,18 +123,15 @@ PolicyCallDiagnoser::operator()(const CFGElement &Elt, const PathQuery &Q) {
   if (!Site)
     return Out;
   CallableState St = stateOf(*Site->Callable, Q.env(), Types);
-  if (!St.NonEmpty)
-    return Out;
-  Emptiness V = judgeState(St, Q);
+  // Where the framework has no location for the callable (a field reached
+  // through a handle's operator->, `get()->f`), its state is unknown.
+  Emptiness V = St.NonEmpty ? judgeState(St, Q) : Emptiness::Unknown;
+  if (!St.NonEmpty && Q.proves(Q.env().arena().makeLiteral(false)))
+    return Out; // No path reaches the call.
   if (V == Emptiness::NonEmpty) // Also when no path reaches the call.
     return Out;
   Seen.insert(C);
-  if (V == Emptiness::AlwaysEmpty)
-    Out.push_back({*Site, /*AlwaysEmpty=*/true});
-  else if (V == Emptiness::MayBeEmpty || Opts.StrictMode)
-    Out.push_back({*Site, /*AlwaysEmpty=*/false});
-  else if (Opts.DeferToProjectFacts)
-    Out.push_back({*Site, /*AlwaysEmpty=*/false, /*Deferred=*/true});
+  Out.push_back({*Site, V});
   return Out;
 }
 

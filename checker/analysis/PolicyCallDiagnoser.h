@@ -12,9 +12,9 @@
 #ifndef WRAPGUARD_ANALYSIS_POLICYCALLDIAGNOSER_H
 #define WRAPGUARD_ANALYSIS_POLICYCALLDIAGNOSER_H
 
-#include "AnalysisOptions.h"
 #include "CallSite.h"
 #include "CallableTypes.h"
+#include "Emptiness.h"
 #include "PathFacts.h"
 #include "clang/AST/Expr.h"
 #include "clang/Analysis/CFG.h"
@@ -32,11 +32,10 @@ std::optional<CallSite> matchCallSite(const clang::CallExpr &C,
 /// A call through a callable that may be empty on some path to it.
 struct PolicyCallVerdict {
   CallSite Site;
-  /// Empty on every path that reaches the call.
-  bool AlwaysEmpty = false;
-  /// The origin is not proven tracked: left to the project's facts
-  /// (AnalysisOptions::DeferToProjectFacts), which decide whether to report.
-  bool Deferred = false;
+  /// AlwaysEmpty on every path that reaches the call; MayBeEmpty on some,
+  /// with a tracked origin; Unknown when the origin is not known here, for
+  /// the captures, the project's facts or StrictMode to decide.
+  Emptiness State = Emptiness::Unknown;
 };
 
 /// Decides, per CFG element, whether a call through a nullable callable may
@@ -44,9 +43,8 @@ struct PolicyCallVerdict {
 /// remembers the calls it has judged, so that each gets one verdict.
 class PolicyCallDiagnoser {
 public:
-  /// Types and Opts (StrictMode, DeferToProjectFacts) must outlive it.
-  PolicyCallDiagnoser(const CallableTypes &Types, const AnalysisOptions &Opts)
-      : Types(Types), Opts(Opts) {}
+  /// Types must outlive it.
+  explicit PolicyCallDiagnoser(const CallableTypes &Types) : Types(Types) {}
 
   /// The verdicts for Elt, given the state before it. Empty unless Elt is a
   /// call through a nullable callable that the path does not prove
@@ -56,7 +54,6 @@ public:
 
 private:
   const CallableTypes &Types;
-  const AnalysisOptions &Opts;
   /// Calls already judged.
   llvm::SmallPtrSet<const clang::CallExpr *, 16> Seen;
 };

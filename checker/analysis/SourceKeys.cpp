@@ -1,6 +1,7 @@
 //===- SourceKeys.cpp - Which source a callable's value comes from --------===//
 
 #include "SourceKeys.h"
+#include "Guards.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -45,6 +46,15 @@ std::optional<std::string> parameterKey(const ParmVarDecl &P) {
   if (!K)
     return std::nullopt;
   return "p:" + K->substr(2) + "#" + std::to_string(P.getFunctionScopeIndex());
+}
+
+std::optional<std::string> classKey(const CXXRecordDecl &RD) {
+  const CXXRecordDecl *Canon = &RD;
+  if (const CXXRecordDecl *Pattern = RD.getTemplateInstantiationPattern())
+    Canon = Pattern;
+  if (auto U = usrOf(*Canon->getCanonicalDecl()))
+    return "c:" + *U;
+  return std::nullopt;
 }
 
 const FunctionDecl *namedFunction(const FunctionDecl &FD) {
@@ -245,6 +255,70 @@ SourceSet sourcesOf(const Expr &E, const FunctionDecl &Owner, ASTContext &Ctx,
   SourceCollector C(Owner, Ctx, Types, Index);
   C.collect(&E, 0);
   return std::move(C.Out);
+}
+
+ValueState valueStateOf(const Expr &E, const FunctionDecl *Owner,
+                        ASTContext &Ctx, const CallableTypes &Types,
+                        BodyIndexes &Indexes) {
+  if (isEmptyValue(&E, Ctx))
+    return ValueState::of(ValueState::Empty);
+  if (!Owner) {
+    // A global's initializer: only what is written there tells.
+    const Expr *S = stripNoise(&E);
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(S);
+        CE && CE->getNumArgs() == 1)
+      S = stripNoise(CE->getArg(0));
+    bool Set = isa<LambdaExpr, CXXNewExpr>(S);
+    if (const auto *UO = dyn_cast<UnaryOperator>(S))
+      Set |= UO->getOpcode() == UO_AddrOf;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      Set |= isa<FunctionDecl>(DRE->getDecl());
+    return ValueState::of(Set ? ValueState::Set : ValueState::Unknown);
+  }
+  // A local passed on is judged by the last value it was given before the
+  // call, in source order: `Fn out; if (c) out = f; else out = g; run(out);`
+  // passes a set value, whatever `Fn out;` said. Branches that leave it
+  // empty are not seen, which keeps argument evidence on the side of
+  // silence.
+  const SourceManager &SM = Ctx.getSourceManager();
+  // Passed by value: the copy or move of the local.
+  const Expr *Passed = stripNoise(&E);
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(Passed);
+      CE && CE->getNumArgs() == 1 &&
+      CE->getConstructor()->isCopyOrMoveConstructor())
+    Passed = stripNoise(CE->getArg(0));
+  if (const Expr *Moved = movedFromObject(Passed))
+    Passed = stripNoise(Moved);
+  // Passed under a test that proves it set: `if (f) run(f);`.
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Passed); DRE && Owner->getBody())
+    if (llvm::is_contained(nonEmptyVarsAt(E, Indexes.of(*Owner).parents(),
+                                          Types, Ctx),
+                           DRE->getDecl()))
+      return ValueState::of(ValueState::Set);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Passed))
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+        V && V->isLocalVarDecl() && V->getDeclContext() == Owner)
+      if (std::optional<BodyIndex::Event> Last =
+              Indexes.of(*Owner).latestBefore(
+                  *V, SM.getExpansionLoc(E.getBeginLoc()), SM)) {
+        if (Last->What != BodyIndex::Event::Init &&
+            Last->What != BodyIndex::Event::Assign)
+          return ValueState::of(ValueState::Empty);
+        if (stripNoise(Last->Value) != Passed)
+          return valueStateOf(*Last->Value, Owner, Ctx, Types, Indexes);
+      }
+  SourceSet S = sourcesOf(E, *Owner, Ctx, Types, Indexes.of(*Owner));
+  if (!S.Complete)
+    return ValueState::of(ValueState::Unknown);
+  if (S.EmptyLocally)
+    return ValueState::of(ValueState::Empty);
+  if (S.Sources.empty())
+    return ValueState::of(ValueState::Set);
+  ValueState V = ValueState::of(ValueState::From);
+  for (const SourceUse &U : S.Sources)
+    V.Keys.push_back(U.Key);
+  llvm::sort(V.Keys);
+  return V;
 }
 
 const Expr *testedCallable(const Expr &E, const CallableTypes &Types,

@@ -30,6 +30,8 @@ std::optional<std::string> functionKey(const clang::FunctionDecl &FD);
 std::optional<std::string> fieldKey(const clang::FieldDecl &FD);
 /// "p:<USR of the function>#<index>" for a parameter.
 std::optional<std::string> parameterKey(const clang::ParmVarDecl &P);
+/// "c:<USR>" for a class, whose constructions the facts record.
+std::optional<std::string> classKey(const clang::CXXRecordDecl &RD);
 
 /// A source an expression's value may come from.
 struct SourceUse {
@@ -53,6 +55,13 @@ struct SourceSet {
 SourceSet sourcesOf(const clang::Expr &E, const clang::FunctionDecl &Owner,
                     clang::ASTContext &Ctx, const CallableTypes &Types,
                     const BodyIndex &Index);
+
+/// The state of E's value where Owner passes or stores it (Owner is null
+/// for the initializer of a global): set, empty on some path, from other
+/// sources (sourcesOf), or unknown.
+ValueState valueStateOf(const clang::Expr &E, const clang::FunctionDecl *Owner,
+                        clang::ASTContext &Ctx, const CallableTypes &Types,
+                        BodyIndexes &Indexes);
 
 /// If E tests a nullable callable for emptiness (`if (f)`, `f != nullptr`,
 /// `o.has_value()`, `static_cast<bool>(p)`), the tested expression.

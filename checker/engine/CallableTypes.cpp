@@ -1,24 +1,38 @@
 //===- CallableTypes.cpp - Which types are nullable callables -------------===//
 
 #include "CallableTypes.h"
+#include "ASTHelpers.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclFriend.h"
 #include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
 
 namespace wrapguard {
 
-CallableTypes::CallableTypes(const std::vector<std::string> &ExtraTypeRegexes) {
-  for (const std::string &R : ExtraTypeRegexes) {
-    // Anchored: "::llvm::unique_function" must not also match
-    // "::llvm::unique_function_ref".
+QualifiedNameMatcher::QualifiedNameMatcher(
+    const std::vector<std::string> &Patterns) {
+  for (const std::string &R : Patterns) {
     auto Re = std::make_unique<llvm::Regex>("^(" + R + ")$");
     std::string Err;
     if (Re->isValid(Err))
-      Extra.push_back(std::move(Re));
+      Res.push_back(std::move(Re));
   }
 }
+
+bool QualifiedNameMatcher::matches(const NamedDecl &D) const {
+  if (Res.empty())
+    return false;
+  std::string Name = "::" + D.getQualifiedNameAsString();
+  return llvm::any_of(Res, [&](const auto &Re) { return Re->match(Name); });
+}
+
+CallableTypes::CallableTypes(const std::vector<std::string> &ExtraTypeRegexes,
+                             const std::vector<std::string> &InvokeMethods)
+    : Extra(ExtraTypeRegexes), Invoke(InvokeMethods) {}
 
 static const CXXRecordDecl *recordOf(QualType T) {
   if (T.isNull())
@@ -58,16 +72,6 @@ bool CallableTypes::hasCallOperator(QualType T) {
   // Inherited call operators (e.g. a functor deriving from a base functor).
   for (const CXXBaseSpecifier &B : RD->bases())
     if (hasCallOperator(B.getType()))
-      return true;
-  return false;
-}
-
-bool CallableTypes::matchesExtra(const CXXRecordDecl &RD) const {
-  if (Extra.empty())
-    return false;
-  std::string Name = "::" + RD.getQualifiedNameAsString();
-  for (const auto &Re : Extra)
-    if (Re->match(Name))
       return true;
   return false;
 }
@@ -112,7 +116,7 @@ CallableKind CallableTypes::classify(QualType T) const {
       return CallableKind::Optional;
     return CallableKind::None;
   }
-  if (matchesExtra(*RD))
+  if (Extra.matches(*RD))
     return CallableKind::FunctionObject;
   if (!RD->hasDefinition() || RD->isLambda() || RD->isInStdNamespace())
     return CallableKind::None;
@@ -154,6 +158,115 @@ bool CallableTypes::isNullableCallableClass(const CXXRecordDecl &RD) {
       if (isNullComparison(*FD))
         return true;
   return false;
+}
+
+//===----------------------------------------------------------------------===//
+// Methods that invoke the callable by name.
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// In one method's body: which of the object's own callables (the object
+/// itself, `(*this)(..)`, or a nullable field, `body_(..)`) are called, and
+/// which are tested for emptiness.
+class OwnCallables : public RecursiveASTVisitor<OwnCallables> {
+public:
+  OwnCallables(const CXXRecordDecl &RD, const CallableTypes &Types)
+      : RD(RD), Types(Types) {}
+
+  bool VisitCallExpr(CallExpr *C) {
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(C))
+      if (OC->getOperator() == OO_Call && OC->getNumArgs() > 0)
+        called(OC->getArg(0));
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C)) {
+      const CXXMethodDecl *M = MC->getMethodDecl();
+      if (M && M->getOverloadedOperator() == OO_Call)
+        called(MC->getImplicitObjectArgument());
+      if (isa_and_nonnull<CXXConversionDecl>(M))
+        tested(MC->getImplicitObjectArgument());
+    } else if (!C->getDirectCallee()) {
+      called(C->getCallee()); // A function-pointer field.
+    }
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isEqualityOp()) {
+      tested(BO->getLHS());
+      tested(BO->getRHS());
+    }
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+    if (OC->getOperator() == OO_EqualEqual ||
+        OC->getOperator() == OO_ExclaimEqual)
+      for (const Expr *A : OC->arguments())
+        tested(A);
+    return true;
+  }
+  bool VisitImplicitCastExpr(ImplicitCastExpr *IC) {
+    if (IC->getCastKind() == CK_PointerToBoolean ||
+        IC->getCastKind() == CK_MemberPointerToBoolean)
+      tested(IC->getSubExpr());
+    return true;
+  }
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+
+  /// Some own callable is called and never tested.
+  bool callsUnchecked() const {
+    return llvm::any_of(Called, [&](const void *C) { return !Tested.count(C); });
+  }
+
+private:
+  /// The own callable E denotes: the object (`*this`, `this`), or a
+  /// nullable field of it; null otherwise.
+  const void *own(const Expr *E) {
+    E = stripNoise(E);
+    if (const auto *UO = dyn_cast_or_null<UnaryOperator>(E);
+        UO && UO->getOpcode() == UO_Deref)
+      E = stripNoise(UO->getSubExpr());
+    if (isa_and_nonnull<CXXThisExpr>(E))
+      return &RD;
+    const auto *ME = dyn_cast_or_null<MemberExpr>(E);
+    if (!ME || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) ||
+        !Types.isNullable(ME->getType()))
+      return nullptr;
+    return ME->getMemberDecl();
+  }
+  void called(const Expr *E) {
+    if (const void *C = own(E))
+      Called.insert(C);
+  }
+  void tested(const Expr *E) {
+    if (const void *C = own(E))
+      Tested.insert(C);
+  }
+
+  const CXXRecordDecl &RD;
+  const CallableTypes &Types;
+  llvm::SmallPtrSet<const void *, 4> Called, Tested;
+};
+
+} // namespace
+
+bool CallableTypes::isInvokeMethod(const CXXMethodDecl &M) const {
+  if (!M.getIdentifier() || M.isStatic() ||
+      classify(M.getASTContext().getRecordType(M.getParent())) !=
+          CallableKind::FunctionObject)
+    return false;
+  auto [It, New] = InvokeCache.try_emplace(&M, false);
+  if (!New)
+    return It->second;
+  if (Invoke.matches(M))
+    return It->second = true;
+  // Only user classes are read: a library's handle is named by the option.
+  if (M.getParent()->isInStdNamespace())
+    return false;
+  const FunctionDecl *Def = nullptr;
+  if (!M.hasBody(Def) || !Def || Def->isDependentContext())
+    return false;
+  OwnCallables Uses(*M.getParent(), *this);
+  Uses.TraverseStmt(Def->getBody());
+  return It->second = Uses.callsUnchecked();
 }
 
 } // namespace wrapguard

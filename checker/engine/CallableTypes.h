@@ -10,17 +10,34 @@
 #define WRAPGUARD_ENGINE_CALLABLETYPES_H
 
 #include "CallSite.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/Type.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/Regex.h"
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace wrapguard {
 
+/// Regexes that must match a declaration's whole qualified name, written
+/// with a leading "::" ("::llvm::unique_function" does not match
+/// "::llvm::unique_function_ref"). Patterns that do not compile are dropped
+/// (the check reports them as configuration errors).
+class QualifiedNameMatcher {
+public:
+  explicit QualifiedNameMatcher(const std::vector<std::string> &Patterns);
+  bool empty() const { return Res.empty(); }
+  bool matches(const clang::NamedDecl &D) const;
+
+private:
+  std::vector<std::unique_ptr<llvm::Regex>> Res;
+};
+
 class CallableTypes {
 public:
-  explicit CallableTypes(const std::vector<std::string> &ExtraTypeRegexes);
+  explicit CallableTypes(const std::vector<std::string> &ExtraTypeRegexes,
+                         const std::vector<std::string> &InvokeMethods = {});
 
   /// Classifies T after stripping references and qualifiers.
   CallableKind classify(clang::QualType T) const;
@@ -36,10 +53,17 @@ public:
   /// folly::Function, llvm::unique_function).
   static bool isNullableCallableClass(const clang::CXXRecordDecl &RD);
 
+  /// A method of a nullable-callable class that invokes the callable by
+  /// name (`pf.CallPacked(args)`): named by InvokeMethods, or one whose body
+  /// calls the object's own callable (`(*this)(..)`, `body_(..)`) without
+  /// testing it first.
+  bool isInvokeMethod(const clang::CXXMethodDecl &M) const;
+
 private:
-  bool matchesExtra(const clang::CXXRecordDecl &RD) const;
-  std::vector<std::unique_ptr<llvm::Regex>> Extra;
+  QualifiedNameMatcher Extra;
+  QualifiedNameMatcher Invoke;
   mutable llvm::DenseMap<const clang::CXXRecordDecl *, bool> ClassCache;
+  mutable llvm::DenseMap<const clang::CXXMethodDecl *, bool> InvokeCache;
 };
 
 } // namespace wrapguard

@@ -73,4 +73,20 @@ CallableState stateOf(const Expr &E, const Environment &Env,
   return {};
 }
 
+CallableState stateOf(const VarDecl &V, const Environment &Env,
+                      const CallableTypes &Types) {
+  CallableKind K = Types.classify(V.getType());
+  StorageLocation *L = Env.getStorageLocation(V);
+  if (K == CallableKind::None || !L)
+    return {};
+  if (isRecordKind(K)) {
+    if (auto *R = dyn_cast<RecordStorageLocation>(L))
+      return stateOfRecord(*R, Env);
+    return {};
+  }
+  if (auto *PV = valueAs<PointerValue>(Env, *L))
+    return stateOfPointer(*PV);
+  return {};
+}
+
 } // namespace wrapguard

@@ -61,6 +61,11 @@ CallableState stateOf(const clang::Expr &E,
                       const clang::dataflow::Environment &Env,
                       const CallableTypes &Types);
 
+/// The state of variable V, likewise.
+CallableState stateOf(const clang::VarDecl &V,
+                      const clang::dataflow::Environment &Env,
+                      const CallableTypes &Types);
+
 } // namespace wrapguard
 
 #endif // WRAPGUARD_ENGINE_CALLABLEVALUES_H

@@ -433,6 +433,7 @@ public:
   void VisitBinaryOperator(const BinaryOperator *BO);
   void VisitUnaryOperator(const UnaryOperator *UO);
   void VisitCastExpr(const CastExpr *Cast);
+  void VisitDeclStmt(const DeclStmt *DS);
   void VisitCXXNewExpr(const CXXNewExpr *E) {
     W.setPointerState(*E, W.nonEmptyState());
   }
@@ -457,6 +458,7 @@ private:
   void assignPointer(const BinaryOperator &BO);
   void unfoldIntegerComparison(const BinaryOperator &BO);
   void pointerCast(const CastExpr &Cast, Bools B);
+  void readPointer(const CastExpr &Cast);
   void propagatePointer(const CastExpr &Cast);
   void propagateBool(const CastExpr &Cast);
   /// `WrapFnPtr f{};`, `return {};` for a pointer: null.
@@ -724,13 +726,7 @@ void Transfer::VisitCastExpr(const CastExpr *Cast) {
       Env.setValue(*Cast, W.guard(*W.stateOrUnknown(*Sub).NonEmpty));
     return;
   case CK_LValueToRValue:
-    // Member pointers have no value in the framework; give them ours.
-    if (W.kindOf(*Cast) == CallableKind::MemberFunctionPointer &&
-        !Env.getValue(*Cast))
-      if (StorageLocation *L = Env.getStorageLocation(*Sub))
-        if (Value *V = Env.getValue(*L))
-          Env.setValue(*Cast, *V);
-    return;
+    return readPointer(*Cast);
   case CK_NoOp:
   case CK_BitCast:
   case CK_BaseToDerived:
@@ -751,6 +747,50 @@ void Transfer::VisitCastExpr(const CastExpr *Cast) {
 void Transfer::pointerCast(const CastExpr &Cast, Bools B) {
   if (W.isCallable(Cast))
     W.setPointerState(Cast, B);
+}
+
+/// `static const Fn *f = lookup(..);`: the framework leaves a function-local
+/// static to be initialised elsewhere, as a global. It is initialised once,
+/// with this value, so every later read sees it (or an assignment's).
+void Transfer::VisitDeclStmt(const DeclStmt *DS) {
+  for (const Decl *D : DS->decls()) {
+    const auto *V = dyn_cast<VarDecl>(D);
+    if (!V || !V->isStaticLocal() || !V->getInit() || !W.isCallable(*V->getInit()))
+      continue;
+    CallableKind K = C.Types.classify(V->getType());
+    if (K == CallableKind::None || V->getType()->isReferenceType())
+      continue;
+    StorageLocation *L = Env.getStorageLocation(*V);
+    if (!L) {
+      L = &Env.createObject(V->getType());
+      Env.setStorageLocation(*V, *L);
+    }
+    Bools B = W.stateFromSource(*V->getInit());
+    if (auto *R = dyn_cast<RecordStorageLocation>(L))
+      W.setRecordState(*R, B);
+    else
+      Env.setValue(*L, W.makePointer(V->getType(), B));
+  }
+}
+
+/// Reading a pointer callable from its location. The framework gives
+/// pointers it knows nothing of (a parameter, a field of a struct reached
+/// through a pointer, `b->iface.fn`, a global) a value without our state, or
+/// none (member pointers); such a pointer gets an unknown state, kept at its
+/// location, so that a test of it guards the calls after it.
+void Transfer::readPointer(const CastExpr &Cast) {
+  CallableKind K = W.kindOf(Cast);
+  if (K == CallableKind::None || isRecordKind(K))
+    return;
+  StorageLocation *L = Env.getStorageLocation(*Cast.getSubExpr());
+  if (!L)
+    return;
+  auto *PV = valueAs<PointerValue>(Env, *L);
+  if (!PV || !stateOfPointer(*PV).NonEmpty) {
+    PV = &W.makePointer(Cast.getType(), W.unknownState());
+    Env.setValue(*L, *PV);
+  }
+  Env.setValue(Cast, *PV);
 }
 
 /// A cast that keeps a pointer callable's value keeps its state.
@@ -779,7 +819,7 @@ void Transfer::propagateBool(const CastExpr &Cast) {
 } // namespace
 
 void transferStatement(const Stmt &S, TransferContext &C, Environment &Env) {
-  if (isa<Expr>(S))
+  if (isa<Expr, DeclStmt>(S))
     Transfer(C, Env).Visit(&S);
 }
 

@@ -15,7 +15,8 @@ namespace wrapguard {
 PolicySummaries::PolicySummaries(ASTContext &Ctx, const AnalysisOptions &Opts,
                                  const CallableTypes &Types)
     : Ctx(Ctx), Opts(Opts), Types(Types),
-      PolicyRe(Opts.PolicyNames, llvm::Regex::IgnoreCase) {}
+      PolicyRe(Opts.PolicyNames, llvm::Regex::IgnoreCase),
+      Lookups(Opts.LookupFunctions) {}
 
 bool PolicySummaries::matchesPolicyName(StringRef Name) const {
   std::string Err;
@@ -96,8 +97,9 @@ Emptiness PolicySummaries::deferOrByName(const CallExpr &Call) {
 
 Emptiness PolicySummaries::classifyCallResult(const CallExpr &Call) {
   const FunctionDecl *FD = Call.getDirectCallee();
-  // Explicit annotations win over everything else.
-  if (isAnnotatedNullable(FD))
+  // Explicit annotations, and the functions LookupFunctions names, win over
+  // everything else.
+  if (isAnnotatedNullable(FD) || (FD && Lookups.matches(*FD)))
     return Emptiness::MayBeEmpty;
   if (auto N = Call.getCallReturnType(Ctx)->getNullability())
     if (*N == NullabilityKind::Nullable)

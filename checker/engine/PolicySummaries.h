@@ -51,6 +51,7 @@ private:
   const AnalysisOptions &Opts;
   const CallableTypes &Types;
   llvm::Regex PolicyRe;
+  QualifiedNameMatcher Lookups;
   struct Summary {
     Emptiness Result;
     clang::SourceLocation EmptyAt;

@@ -1,8 +1,8 @@
 //===- ProjectFacts.cpp - Project-wide evidence about callable sources ----===//
 
 #include "ProjectFacts.h"
-#include "Wording.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -47,37 +47,150 @@ StringRef toString(SourceKind K) {
     return "field";
   case SourceKind::Parameter:
     return "parameter";
+  case SourceKind::Class:
+    return "class";
   }
   return "function";
 }
 
 static std::optional<SourceKind> parseSourceKind(StringRef S) {
-  for (SourceKind K :
-       {SourceKind::Function, SourceKind::Field, SourceKind::Parameter})
+  for (SourceKind K : {SourceKind::Function, SourceKind::Field,
+                       SourceKind::Parameter, SourceKind::Class})
     if (toString(K) == S)
       return K;
   return std::nullopt;
 }
 
+//===----------------------------------------------------------------------===//
+// Values, constructions and arguments.
+//===----------------------------------------------------------------------===//
+
+std::string ValueState::text() const {
+  switch (What) {
+  case NotCallable:
+    return "-";
+  case Set:
+    return "set";
+  case Empty:
+    return "empty";
+  case Unknown:
+    return "unknown";
+  case From:
+    return "from(" + llvm::join(Keys, ";") + ")";
+  }
+  return "unknown";
+}
+
+std::optional<ValueState> ValueState::parse(StringRef Text) {
+  for (Kind K : {NotCallable, Set, Empty, Unknown})
+    if (Text == ValueState::of(K).text())
+      return ValueState::of(K);
+  if (!Text.consume_front("from(") || !Text.consume_back(")") || Text.empty())
+    return std::nullopt;
+  ValueState V = ValueState::of(From);
+  SmallVector<StringRef> Parts;
+  Text.split(Parts, ';');
+  for (StringRef P : Parts) {
+    if (P.empty())
+      return std::nullopt;
+    V.Keys.push_back(P.str());
+  }
+  return V;
+}
+
+std::string ConstructionFact::signature() const {
+  std::string S = Ctor + "(";
+  for (size_t I = 0; I < Args.size(); ++I)
+    S += (I ? "," : "") + Args[I].text();
+  return S + ")";
+}
+
+void ArgFacts::add(const ValueState &V, const FactLoc &At) {
+  switch (V.What) {
+  case ValueState::NotCallable:
+    return;
+  case ValueState::Set:
+    ++Set;
+    return;
+  case ValueState::Empty:
+    ++Empty;
+    keepFirst(EmptyAt, At);
+    return;
+  case ValueState::Unknown:
+    ++Unknown;
+    return;
+  case ValueState::From:
+    for (const std::string &K : V.Keys)
+      keepFirst(From[K], At);
+    return;
+  }
+}
+
+void ArgFacts::merge(const ArgFacts &Other) {
+  Set += Other.Set;
+  Empty += Other.Empty;
+  Unknown += Other.Unknown;
+  keepFirst(EmptyAt, Other.EmptyAt);
+  for (const auto &[K, L] : Other.From)
+    keepFirst(From[K], L);
+}
+
+/// The facts of one constructor from two TUs that both saw its definition
+/// agree; when one could not tell, the one that claims less wins, and the
+/// choice does not depend on the order of the merge.
+static void mergeCtor(CtorFact &Mine, const CtorFact &Theirs) {
+  auto Claim = [](const CtorFact &C) {
+    return std::make_tuple(C.SetsField, C.Condition.empty(), C.FromParameter,
+                           C.Condition);
+  };
+  FactLoc Loc = Mine.Loc;
+  keepFirst(Loc, Theirs.Loc);
+  if (Claim(Theirs) < Claim(Mine))
+    Mine = Theirs;
+  Mine.Loc = Loc;
+}
+
+static void mergeLocMap(std::map<std::string, FactLoc> &Mine,
+                        const std::map<std::string, FactLoc> &Theirs) {
+  for (const auto &[K, L] : Theirs)
+    keepFirst(Mine[K], L);
+}
+
 void SourceFacts::merge(const SourceFacts &Other) {
   if (Name.empty())
     Name = Other.Name;
+  if (Owner.empty())
+    Owner = Other.Owner;
   Definition = joinDefinitions(Definition, Other.Definition);
   keepFirst(EmptyReturn, Other.EmptyReturn);
   Tested += Other.Tested;
   Untested += Other.Untested;
   keepFirst(TestedAt, Other.TestedAt);
-  for (const auto &[Usr, Ctor] : Other.Constructors) {
-    auto [It, New] = Constructors.try_emplace(Usr, Ctor);
+  for (const auto &[Key, Ctor] : Other.Constructors) {
     // A constructor is defined once, but a TU that saw only its declaration
-    // records nothing; two that saw it agree unless one could not tell.
-    if (New)
-      continue;
-    It->second.SetsField = It->second.SetsField && Ctor.SetsField;
-    keepFirst(It->second.Loc, Ctor.Loc);
+    // records nothing.
+    auto [It, New] = Constructors.try_emplace(Key, Ctor);
+    if (!New)
+      mergeCtor(It->second, Ctor);
   }
   keepFirst(EmptiedAt, Other.EmptiedAt);
   keepFirst(SetAt, Other.SetAt);
+  mergeLocMap(AssignedFrom, Other.AssignedFrom);
+  if (Index < 0)
+    Index = Other.Index;
+  keepFirst(ChangedAt, Other.ChangedAt);
+  Args.merge(Other.Args);
+  for (const std::string &O : Other.Overrides)
+    if (!llvm::is_contained(Overrides, O))
+      Overrides.push_back(O);
+  llvm::sort(Overrides);
+  for (const auto &[Sig, C] : Other.Constructions) {
+    auto [It, New] = Constructions.try_emplace(Sig, C);
+    if (New)
+      continue;
+    It->second.Count += C.Count;
+    keepFirst(It->second.At, C.At);
+  }
 }
 
 SourceFacts &ProjectFacts::get(StringRef Key, SourceKind Kind, StringRef Name) {
@@ -137,32 +250,95 @@ bool factLocFromJSON(const json::Value *V, FactLoc &L) {
   return L.valid();
 }
 
+static void putLoc(json::Object &O, StringRef Key, const FactLoc &L) {
+  if (L.valid())
+    O[Key] = factLocToJSON(L);
+}
+
+static json::Value locMapToJSON(const std::map<std::string, FactLoc> &M) {
+  json::Object O;
+  for (const auto &[K, L] : M)
+    O[K] = factLocToJSON(L);
+  return O;
+}
+
+static json::Value statesToJSON(const std::vector<ValueState> &States) {
+  json::Array A;
+  for (const ValueState &V : States)
+    A.push_back(V.text());
+  return A;
+}
+
+static json::Value ctorToJSON(const CtorFact &C) {
+  json::Object O{{"name", C.Name}, {"setsField", C.SetsField}};
+  if (C.FromParameter >= 0)
+    O["fromParameter"] = C.FromParameter;
+  if (!C.Condition.empty()) {
+    O["condition"] = C.Condition;
+    O["conditionText"] = C.ConditionText;
+  }
+  putLoc(O, "at", C.Loc);
+  return O;
+}
+
+static json::Value argsToJSON(const ArgFacts &A) {
+  json::Object O;
+  if (A.Set)
+    O["set"] = A.Set;
+  if (A.Empty)
+    O["empty"] = A.Empty;
+  if (A.Unknown)
+    O["unknown"] = A.Unknown;
+  putLoc(O, "emptyAt", A.EmptyAt);
+  if (!A.From.empty())
+    O["from"] = locMapToJSON(A.From);
+  return O;
+}
+
+static json::Value constructionToJSON(const ConstructionFact &C) {
+  json::Object O{{"ctor", C.Ctor},
+                 {"name", C.CtorName},
+                 {"args", statesToJSON(C.Args)},
+                 {"count", C.Count}};
+  putLoc(O, "at", C.At);
+  return O;
+}
+
 static json::Value sourceToJSON(const SourceFacts &S) {
   json::Object O{{"kind", toString(S.Kind)}, {"name", S.Name}};
+  if (!S.Owner.empty())
+    O["owner"] = S.Owner;
   if (S.Definition)
     O["definition"] = toString(*S.Definition);
-  if (S.EmptyReturn.valid())
-    O["emptyReturn"] = factLocToJSON(S.EmptyReturn);
+  putLoc(O, "emptyReturn", S.EmptyReturn);
   if (S.Tested)
     O["tested"] = S.Tested;
   if (S.Untested)
     O["untested"] = S.Untested;
-  if (S.TestedAt.valid())
-    O["testedAt"] = factLocToJSON(S.TestedAt);
+  putLoc(O, "testedAt", S.TestedAt);
   if (!S.Constructors.empty()) {
     json::Object Ctors;
-    for (const auto &[Usr, C] : S.Constructors) {
-      json::Object CO{{"name", C.Name}, {"setsField", C.SetsField}};
-      if (C.Loc.valid())
-        CO["at"] = factLocToJSON(C.Loc);
-      Ctors[Usr] = std::move(CO);
-    }
+    for (const auto &[Key, C] : S.Constructors)
+      Ctors[Key] = ctorToJSON(C);
     O["constructors"] = std::move(Ctors);
   }
-  if (S.EmptiedAt.valid())
-    O["emptiedAt"] = factLocToJSON(S.EmptiedAt);
-  if (S.SetAt.valid())
-    O["setAt"] = factLocToJSON(S.SetAt);
+  putLoc(O, "emptiedAt", S.EmptiedAt);
+  putLoc(O, "setAt", S.SetAt);
+  if (!S.AssignedFrom.empty())
+    O["assignedFrom"] = locMapToJSON(S.AssignedFrom);
+  if (S.Index >= 0)
+    O["index"] = S.Index;
+  putLoc(O, "changedAt", S.ChangedAt);
+  if (!S.Args.empty())
+    O["args"] = argsToJSON(S.Args);
+  if (!S.Overrides.empty())
+    O["overrides"] = json::Array(S.Overrides);
+  if (!S.Constructions.empty()) {
+    json::Array Cs;
+    for (const auto &[Sig, C] : S.Constructions)
+      Cs.push_back(constructionToJSON(C));
+    O["constructions"] = std::move(Cs);
+  }
   return O;
 }
 
@@ -180,6 +356,71 @@ static Error bad(const Twine &Why) {
                            "invalid wrapguard facts: " + Why);
 }
 
+/// Reads an unsigned count; false when present but not one.
+static bool readCount(const json::Object &O, StringRef Name, unsigned &Out) {
+  const json::Value *V = O.get(Name);
+  if (!V)
+    return true;
+  std::optional<int64_t> N = V->getAsInteger();
+  if (!N || *N < 0 || *N > std::numeric_limits<unsigned>::max())
+    return false;
+  Out = static_cast<unsigned>(*N);
+  return true;
+}
+
+static bool readLocMap(const json::Object *O,
+                       std::map<std::string, FactLoc> &Out) {
+  if (!O)
+    return true;
+  for (const auto &[K, V] : *O)
+    if (!factLocFromJSON(&V, Out[K.str()]))
+      return false;
+  return true;
+}
+
+static bool readStates(const json::Array *A, std::vector<ValueState> &Out) {
+  if (!A)
+    return false;
+  for (const json::Value &V : *A) {
+    auto T = V.getAsString();
+    std::optional<ValueState> S = T ? ValueState::parse(*T) : std::nullopt;
+    if (!S)
+      return false;
+    Out.push_back(std::move(*S));
+  }
+  return true;
+}
+
+static bool ctorFromJSON(const json::Object &CO, CtorFact &C) {
+  C.Name = CO.getString("name").value_or("").str();
+  C.SetsField = CO.getBoolean("setsField").value_or(false);
+  C.FromParameter =
+      static_cast<int>(CO.getInteger("fromParameter").value_or(-1));
+  C.Condition = CO.getString("condition").value_or("").str();
+  C.ConditionText = CO.getString("conditionText").value_or("").str();
+  return factLocFromJSON(CO.get("at"), C.Loc);
+}
+
+static bool argsFromJSON(const json::Object *O, ArgFacts &A) {
+  if (!O)
+    return true;
+  return readCount(*O, "set", A.Set) && readCount(*O, "empty", A.Empty) &&
+         readCount(*O, "unknown", A.Unknown) &&
+         factLocFromJSON(O->get("emptyAt"), A.EmptyAt) &&
+         readLocMap(O->getObject("from"), A.From);
+}
+
+static bool constructionFromJSON(const json::Value &V, ConstructionFact &C) {
+  const json::Object *O = V.getAsObject();
+  if (!O)
+    return false;
+  C.Ctor = O->getString("ctor").value_or("").str();
+  C.CtorName = O->getString("name").value_or("").str();
+  return !C.Ctor.empty() && readStates(O->getArray("args"), C.Args) &&
+         readCount(*O, "count", C.Count) &&
+         factLocFromJSON(O->get("at"), C.At);
+}
+
 static Error sourceFromJSON(StringRef Key, const json::Value &V,
                             SourceFacts &S) {
   const json::Object *O = V.getAsObject();
@@ -190,6 +431,7 @@ static Error sourceFromJSON(StringRef Key, const json::Value &V,
     return bad("source '" + Key + "' has no valid 'kind'");
   S.Kind = *Kind;
   S.Name = O->getString("name").value_or("").str();
+  S.Owner = O->getString("owner").value_or("").str();
   if (auto D = O->getString("definition")) {
     auto Parsed = parseEmptiness(*D);
     if (!Parsed)
@@ -198,33 +440,40 @@ static Error sourceFromJSON(StringRef Key, const json::Value &V,
   }
   for (auto [Name, Count] :
        {std::pair<StringRef, unsigned *>{"tested", &S.Tested},
-        {"untested", &S.Untested}}) {
-    const json::Value *V = O->get(Name);
-    if (!V)
-      continue;
-    std::optional<int64_t> N = V->getAsInteger();
-    if (!N || *N < 0 || *N > std::numeric_limits<unsigned>::max())
+        {"untested", &S.Untested}})
+    if (!readCount(*O, Name, *Count))
       return bad("source '" + Key + "' has a bad '" + Name + "' count");
-    *Count = static_cast<unsigned>(*N);
-  }
   if (!factLocFromJSON(O->get("emptyReturn"), S.EmptyReturn) ||
       !factLocFromJSON(O->get("testedAt"), S.TestedAt) ||
       !factLocFromJSON(O->get("emptiedAt"), S.EmptiedAt) ||
-      !factLocFromJSON(O->get("setAt"), S.SetAt))
+      !factLocFromJSON(O->get("setAt"), S.SetAt) ||
+      !factLocFromJSON(O->get("changedAt"), S.ChangedAt) ||
+      !readLocMap(O->getObject("assignedFrom"), S.AssignedFrom))
     return bad("source '" + Key + "' has a malformed location");
-  if (const json::Object *Ctors = O->getObject("constructors")) {
-    for (const auto &[Usr, CV] : *Ctors) {
+  S.Index = static_cast<int>(O->getInteger("index").value_or(-1));
+  if (const json::Object *Ctors = O->getObject("constructors"))
+    for (const auto &[CtorKey, CV] : *Ctors) {
       const json::Object *CO = CV.getAsObject();
-      if (!CO)
-        return bad("constructor of '" + Key + "' is not an object");
       CtorFact C;
-      C.Name = CO->getString("name").value_or("").str();
-      C.SetsField = CO->getBoolean("setsField").value_or(false);
-      if (!factLocFromJSON(CO->get("at"), C.Loc))
-        return bad("constructor of '" + Key + "' has a malformed location");
-      S.Constructors[Usr.str()] = std::move(C);
+      if (!CO || !ctorFromJSON(*CO, C))
+        return bad("constructor of '" + Key + "' is malformed");
+      S.Constructors[CtorKey.str()] = std::move(C);
     }
-  }
+  if (!argsFromJSON(O->getObject("args"), S.Args))
+    return bad("the arguments of '" + Key + "' are malformed");
+  if (const json::Array *Ov = O->getArray("overrides"))
+    for (const json::Value &K : *Ov) {
+      if (!K.getAsString())
+        return bad("an override of '" + Key + "' is not a key");
+      S.Overrides.push_back(K.getAsString()->str());
+    }
+  if (const json::Array *Cs = O->getArray("constructions"))
+    for (const json::Value &CV : *Cs) {
+      ConstructionFact C;
+      if (!constructionFromJSON(CV, C))
+        return bad("a construction of '" + Key + "' is malformed");
+      S.Constructions[C.signature()] = std::move(C);
+    }
   return Error::success();
 }
 
@@ -240,7 +489,8 @@ Expected<ProjectFacts> ProjectFacts::fromJSON(const json::Value &V) {
                        FormatVersion)
                    .str());
   if (*Version != FormatVersion)
-    return bad(formatv("version {0}; this wrapguard reads version {1}",
+    return bad(formatv("version {0}; this wrapguard reads version {1} "
+                       "(regenerate it with 'wrapguard index')",
                        *Version, FormatVersion)
                    .str());
   ProjectFacts Facts;
@@ -285,14 +535,48 @@ Error ProjectFacts::writeFile(StringRef Path) const {
   return Error::success();
 }
 
+static StringRef lifecycleName(Candidate::Lifecycle L) {
+  switch (L) {
+  case Candidate::Lifecycle::None:
+    return "";
+  case Candidate::Lifecycle::Constructor:
+    return "constructor";
+  case Candidate::Lifecycle::Destructor:
+    return "destructor";
+  }
+  return "";
+}
+
 json::Value Candidate::toJSON() const {
-  json::Array K;
-  for (const std::string &Key : Keys)
-    K.push_back(Key);
-  return json::Object{{"name", Name},
-                      {"keys", std::move(K)},
-                      {"emptyLocally", EmptyLocally},
-                      {"policyNames", PolicyNames}};
+  json::Object O{{"name", Name},
+                 {"keys", json::Array(Keys)},
+                 {"emptyLocally", EmptyLocally},
+                 {"policyNames", PolicyNames}};
+  if (!Guards.empty())
+    O["guards"] = json::Array(Guards);
+  if (Construction) {
+    O["construction"] = constructionToJSON(*Construction);
+    O["constructedClass"] = ConstructedClass;
+  }
+  if (During != Lifecycle::None) {
+    O["during"] = lifecycleName(During);
+    O["lifecycleClass"] = LifecycleClass;
+  }
+  if (Strict)
+    O["strict"] = true;
+  return O;
+}
+
+static bool readStrings(const json::Array *A, std::vector<std::string> &Out) {
+  if (!A)
+    return true;
+  for (const json::Value &V : *A) {
+    auto S = V.getAsString();
+    if (!S || S->empty())
+      return false;
+    Out.push_back(S->str());
+  }
+  return true;
 }
 
 bool Candidate::fromJSON(const json::Value &V, Candidate &Out) {
@@ -302,18 +586,26 @@ bool Candidate::fromJSON(const json::Value &V, Candidate &Out) {
   Out.Name = O->getString("name").value_or("").str();
   Out.EmptyLocally = O->getBoolean("emptyLocally").value_or(false);
   Out.PolicyNames = O->getString("policyNames").value_or("").str();
-  const json::Array *K = O->getArray("keys");
-  if (!K)
-    return false;
+  Out.Strict = O->getBoolean("strict").value_or(false);
+  StringRef During = O->getString("during").value_or("");
+  for (Lifecycle L : {Lifecycle::None, Lifecycle::Constructor,
+                      Lifecycle::Destructor})
+    if (During == lifecycleName(L))
+      Out.During = L;
+  Out.LifecycleClass = O->getString("lifecycleClass").value_or("").str();
+  Out.ConstructedClass = O->getString("constructedClass").value_or("").str();
+  if (const json::Value *C = O->get("construction")) {
+    ConstructionFact F;
+    if (!constructionFromJSON(*C, F))
+      return false;
+    Out.Construction = std::move(F);
+  }
   // Every key or none: a candidate missing one of its sources would be
   // decided on the others alone.
-  for (const json::Value &Key : *K) {
-    auto S = Key.getAsString();
-    if (!S || S->empty())
-      return false;
-    Out.Keys.push_back(S->str());
-  }
-  return !Out.Keys.empty();
+  const json::Array *K = O->getArray("keys");
+  if (!K || !readStrings(K, Out.Keys) || Out.Keys.empty())
+    return false;
+  return readStrings(O->getArray("guards"), Out.Guards);
 }
 
 TUEvidence *&scannerEvidence() {
@@ -336,108 +628,6 @@ bool consumeCandidateMarker(std::string &Message, size_t &Index) {
     return false;
   Message = Rest.str();
   return true;
-}
-
-//===----------------------------------------------------------------------===//
-// Resolution.
-//===----------------------------------------------------------------------===//
-
-namespace {
-/// What the facts say of one source (MayBeEmpty, NonEmpty or Unknown), and
-/// the note that says why.
-Emptiness judge(const SourceFacts &S, const Candidate &C,
-                const Regex &PolicyNames, Evidence &Why) {
-  auto Belief = [&] {
-    Why.Message = checkedElsewhereNote(S.Name, S.TestedAt.Function,
-                                       S.TestedAt.shortText());
-    Why.Loc = S.TestedAt;
-    return Emptiness::MayBeEmpty;
-  };
-  switch (S.Kind) {
-  case SourceKind::Function: {
-    if (S.Definition && mayBeEmpty(*S.Definition)) {
-      Why.Message = returnsEmptyNote(C.Name, S.Name,
-                                     *S.Definition == Emptiness::AlwaysEmpty,
-                                     S.EmptyReturn.shortText());
-      Why.Loc = S.EmptyReturn;
-      return Emptiness::MayBeEmpty;
-    }
-    // A definition that never returns empty wins over belief and name.
-    if (S.Definition == Emptiness::NonEmpty)
-      return Emptiness::NonEmpty;
-    StringRef Short = StringRef(S.Name).rsplit("::").second;
-    if (Short.empty())
-      Short = S.Name;
-    if (PolicyNames.match(Short)) {
-      Why.Message = comesFromNote(C.Name, Short, /*Always=*/false);
-      return Emptiness::MayBeEmpty;
-    }
-    if (S.Tested && S.TestedAt.valid())
-      return Belief();
-    return Emptiness::Unknown;
-  }
-  case SourceKind::Field: {
-    // Set from outside (two-phase setup, a setter): a constructor that
-    // leaves it empty says nothing about the objects that are called.
-    auto Unset = llvm::find_if(S.Constructors, [](const auto &Entry) {
-      return !Entry.second.SetsField;
-    });
-    bool AllSet = Unset == S.Constructors.end();
-    if (!AllSet && !S.SetAt.valid()) {
-      const CtorFact &Ctor = Unset->second;
-      Why.Message =
-          notSetByConstructorNote(S.Name, Ctor.Name, Ctor.Loc.shortText());
-      Why.Loc = Ctor.Loc;
-      return Emptiness::MayBeEmpty;
-    }
-    if (S.EmptiedAt.valid()) {
-      Why.Message =
-          emptiedInNote(S.Name, S.EmptiedAt.Function, S.EmptiedAt.shortText());
-      Why.Loc = S.EmptiedAt;
-      return Emptiness::MayBeEmpty;
-    }
-    // Set by every constructor and never emptied: not a source, even if
-    // some code tests it defensively.
-    if (!S.Constructors.empty() && AllSet)
-      return Emptiness::NonEmpty;
-    if (S.Tested && S.TestedAt.valid())
-      return Belief();
-    return Emptiness::Unknown;
-  }
-  case SourceKind::Parameter:
-    if (S.Tested && S.TestedAt.valid())
-      return Belief();
-    return Emptiness::Unknown;
-  }
-  return Emptiness::Unknown;
-}
-} // namespace
-
-Resolution resolve(const ProjectFacts &Facts, const Candidate &C,
-                   const Regex &PolicyNames) {
-  Resolution R;
-  bool AnyMayBeEmpty = false;
-  for (const std::string &Key : C.Keys) {
-    const SourceFacts *S = Facts.find(Key);
-    if (!S)
-      return {};
-    Evidence Why;
-    Emptiness V = judge(*S, C, PolicyNames, Why);
-    if (V == Emptiness::Unknown)
-      return {};
-    if (mayBeEmpty(V)) {
-      AnyMayBeEmpty = true;
-      R.Notes.push_back(std::move(Why));
-    }
-  }
-  R.Report = AnyMayBeEmpty || C.EmptyLocally;
-  if (!R.Report)
-    R.Notes.clear();
-  return R;
-}
-
-Resolution resolve(const ProjectFacts &Facts, const Candidate &C) {
-  return resolve(Facts, C, Regex(C.PolicyNames, Regex::IgnoreCase));
 }
 
 } // namespace wrapguard

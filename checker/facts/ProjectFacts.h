@@ -22,6 +22,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Regex.h"
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -56,20 +57,86 @@ bool operator==(const FactLoc &A, const FactLoc &B);
 std::optional<Emptiness> joinDefinitions(std::optional<Emptiness> A,
                                          std::optional<Emptiness> B);
 
-enum class SourceKind { Function, Field, Parameter };
+enum class SourceKind {
+  Function,  ///< `f:<USR>`: what a function returns.
+  Field,     ///< `m:<USR>`: what a field holds.
+  Parameter, ///< `p:<USR of the function>#<index>`: what callers pass.
+  Class,     ///< `c:<USR>`: how the project constructs a class.
+};
 llvm::StringRef toString(SourceKind K);
+
+/// What a value is where it is passed or stored, as far as the syntax at
+/// that place tells: set (a lambda, a function, an address), empty on some
+/// path (`nullptr`, `{}`, a default-constructed or moved-from value), of
+/// unknown origin, or a value from other sources (a parameter of the
+/// function that passes it, a function's result, a field) whose facts
+/// decide it.
+struct ValueState {
+  enum Kind { NotCallable, Set, Empty, Unknown, From };
+  Kind What = Unknown;
+  /// With From: every source the value may come from.
+  std::vector<std::string> Keys;
+
+  static ValueState of(Kind K) { return ValueState{K, {}}; }
+  /// "-", "set", "empty", "unknown" or "from(KEY;KEY)": also the JSON form.
+  std::string text() const;
+  static std::optional<ValueState> parse(llvm::StringRef Text);
+  bool operator==(const ValueState &O) const {
+    return What == O.What && Keys == O.Keys;
+  }
+};
 
 /// What one constructor does with one field.
 struct CtorFact {
   std::string Name; ///< "Layer(int, int)".
   bool SetsField = false;
+  /// The field is initialised from this parameter of the constructor
+  /// (SetsField is then true): the argument of each construction decides.
+  int FromParameter = -1;
+  /// The field is set only when this condition holds (atoms joined by `&`,
+  /// see Candidate::Guards); empty when unconditional. ConditionText is how
+  /// the source spells it, for the note.
+  std::string Condition;
+  std::string ConditionText;
   FactLoc Loc;
+};
+
+/// Constructions of one class with one constructor and the same argument
+/// states: `Backend(&p, [..]{}, nullptr)`, `std::make_shared<Backend>(..)`,
+/// `new Backend(..)`, an aggregate `Options{f}`, a static interface table.
+struct ConstructionFact {
+  /// The constructor's function key, or AggregateInit for an aggregate.
+  std::string Ctor;
+  std::string CtorName; ///< "Backend(ConvP *, Fn, Fn)", "Options{}".
+  /// Per parameter of the constructor (an aggregate: per field), the state
+  /// of the argument; NotCallable for the others.
+  std::vector<ValueState> Args;
+  unsigned Count = 0;
+  FactLoc At; ///< The first, in (file, offset) order.
+
+  static constexpr llvm::StringLiteral AggregateInit = "aggregate";
+  /// The identity of the group: the constructor and the argument states.
+  std::string signature() const;
+};
+
+/// What the calls of a function pass to one of its parameters.
+struct ArgFacts {
+  unsigned Set = 0, Empty = 0, Unknown = 0;
+  FactLoc EmptyAt; ///< The first call that passes a value empty on some path.
+  /// Values from other sources, with the first call that passes each.
+  std::map<std::string, FactLoc> From;
+
+  bool empty() const { return !Set && !Empty && !Unknown && From.empty(); }
+  void add(const ValueState &V, const FactLoc &At);
+  void merge(const ArgFacts &Other);
 };
 
 struct SourceFacts {
   SourceKind Kind = SourceKind::Function;
-  /// Qualified name of the function or field; a parameter's own name.
+  /// Qualified name of the function, field or class; a parameter's own name.
   std::string Name;
+  /// A parameter's function, qualified; a field's class key (`c:...`).
+  std::string Owner;
 
   // Functions: what the visible definitions say about the returns (for a
   // virtual method, the join over the overrides seen); none when no
@@ -84,13 +151,29 @@ struct SourceFacts {
   unsigned Untested = 0;
   FactLoc TestedAt; ///< The first tested use, in (file, offset) order.
 
-  // Fields: each constructor seen (by USR), and one place that empties it.
+  // Fields: each constructor seen (by its function key), and one place that
+  // empties it.
   std::map<std::string, CtorFact> Constructors;
   FactLoc EmptiedAt;
   /// A non-empty assignment outside the class's constructors (a setter, or
-  /// the creator filling in a two-phase object): constructors that leave
-  /// the field empty are then no evidence.
+  /// the creator filling in a two-phase object).
   FactLoc SetAt;
+  /// Sources that such assignments copy from (`cb_ = f;` in a setter whose
+  /// parameter is f), with the first place.
+  std::map<std::string, FactLoc> AssignedFrom;
+  /// The field's position in its class, for aggregate constructions.
+  int Index = -1;
+  /// A field that is not a callable but that a condition tests: where it is
+  /// assigned outside the class's constructors (then it is no invariant).
+  FactLoc ChangedAt;
+
+  // Parameters: what the calls pass, and the parameters of the methods the
+  // function overrides (whose calls dispatch here too).
+  ArgFacts Args;
+  std::vector<std::string> Overrides;
+
+  // Classes: how the project constructs them, by signature.
+  std::map<std::string, ConstructionFact> Constructions;
 
   void merge(const SourceFacts &Other);
 };
@@ -111,7 +194,7 @@ public:
   static llvm::Expected<ProjectFacts> readFile(llvm::StringRef Path);
   llvm::Error writeFile(llvm::StringRef Path) const;
 
-  static constexpr unsigned FormatVersion = 1;
+  static constexpr unsigned FormatVersion = 2;
 
 private:
   std::map<std::string, SourceFacts> Sources;
@@ -122,17 +205,46 @@ private:
 struct Candidate {
   /// The callable as spelled at the call ("f", "hooks.after_step").
   std::string Name;
-  /// Every source the value may come from; all must be judged by the facts.
+  /// Every source the value may come from; all must be judged.
   std::vector<std::string> Keys;
   /// Some path makes the value empty locally (e.g. `Fn f = nullptr;`), so a
   /// source that is merely known, not only one that may be empty, suffices.
   bool EmptyLocally = false;
   /// The PolicyNames option in force where the call is.
   std::string PolicyNames;
+  /// Conditions that hold at the call (the enclosing `if`s and the early
+  /// exits before it), as atoms: `m:<USR>` (a member flag is true), `!m:<USR>`
+  /// (false), `m:<USR>==VALUE`, `m:<USR>!=VALUE`. A field its constructor
+  /// sets under one of them, kept in a member nothing changes afterwards,
+  /// is set here.
+  std::vector<std::string> Guards;
+  /// When the callable is a field of an object constructed in the same
+  /// function, that construction (of the class ConstructedClass, a `c:`
+  /// key): it decides the class's fields, whatever its other constructions
+  /// do.
+  std::optional<ConstructionFact> Construction;
+  std::string ConstructedClass;
+  /// The call runs in a constructor or the destructor of LifecycleClass and
+  /// calls through one of that object's own fields: a field set only after
+  /// construction is empty there.
+  enum class Lifecycle { None, Constructor, Destructor };
+  Lifecycle During = Lifecycle::None;
+  std::string LifecycleClass;
+  /// StrictMode: reported whatever the facts say, with whatever evidence
+  /// they give.
+  bool Strict = false;
 
   llvm::json::Value toJSON() const;
   static bool fromJSON(const llvm::json::Value &V, Candidate &Out);
 };
+
+/// The facts that deciding C can consult, from each of From, merged: its
+/// keys' and every source they refer to (a field's class, the sources a
+/// parameter is passed from, the members its guards test, ...). A project's
+/// facts file may hold a hundred thousand sources; a TU's candidates need a
+/// few.
+ProjectFacts relevantFacts(llvm::ArrayRef<const ProjectFacts *> From,
+                           llvm::ArrayRef<Candidate> Cs);
 
 /// One note that explains a finding.
 struct Evidence {
@@ -147,8 +259,9 @@ struct Resolution {
 
 /// Decides a candidate: reported when every source is judged by the facts
 /// (may be empty, or never empty) and either some source may be empty or the
-/// value is emptied locally. PolicyNames applies to functions with no
-/// definition anywhere (or none that could be judged).
+/// value is emptied locally; a Strict candidate is always reported. Notes
+/// name the evidence. PolicyNames applies to functions with no definition
+/// anywhere (or none that could be judged). See Resolve.cpp for the rules.
 Resolution resolve(const ProjectFacts &Facts, const Candidate &C,
                    const llvm::Regex &PolicyNames);
 /// The same, with the candidate's own PolicyNames.

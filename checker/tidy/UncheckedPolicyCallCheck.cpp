@@ -68,15 +68,27 @@ UncheckedPolicyCallCheck::UncheckedPolicyCallCheck(
     Config.PolicyNames = Defaults.PolicyNames;
   }
 
-  for (StringRef Pattern : tidy::utils::options::parseStringList(
-           Options.get("NullableCallableTypes", ""))) {
-    if (std::string Error; !validRegex(Pattern, llvm::Regex::NoFlags, Error)) {
-      BadRegex("NullableCallableTypes", Pattern, Error, "(no extra types)");
-      Config.NullableCallableTypes = Defaults.NullableCallableTypes;
-      break;
+  // Lists of regular expressions: one that does not compile drops the
+  // option to its default, as PolicyNames does.
+  auto RegexList = [&](StringRef Option, StringRef Default,
+                       std::vector<std::string> &Out) {
+    for (StringRef Pattern :
+         tidy::utils::options::parseStringList(Options.get(Option, ""))) {
+      if (std::string Error;
+          !validRegex(Pattern, llvm::Regex::NoFlags, Error)) {
+        BadRegex(Option, Pattern, Error, Default);
+        Out.clear();
+        return;
+      }
+      Out.push_back(Pattern.str());
     }
-    Config.NullableCallableTypes.push_back(Pattern.str());
-  }
+  };
+  RegexList("NullableCallableTypes", "(no extra types)",
+            Config.NullableCallableTypes);
+  RegexList("LookupFunctions", "(no lookup functions)",
+            Config.LookupFunctions);
+  RegexList("InvokeMethods", "(only the methods recognised by their body)",
+            Config.InvokeMethods);
 
   Config.StrictMode = Options.get("StrictMode", false);
   // An unknown value is reported by clang-tidy (with a suggestion when it is
@@ -96,10 +108,14 @@ UncheckedPolicyCallCheck::UncheckedPolicyCallCheck(
 void UncheckedPolicyCallCheck::storeOptions(
     tidy::ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "PolicyNames", Config.PolicyNames);
-  std::vector<StringRef> Types(Config.NullableCallableTypes.begin(),
-                               Config.NullableCallableTypes.end());
-  Options.store(Opts, "NullableCallableTypes",
-                tidy::utils::options::serializeStringList(Types));
+  auto StoreList = [&](StringRef Option, const std::vector<std::string> &L) {
+    std::vector<StringRef> Items(L.begin(), L.end());
+    Options.store(Opts, Option,
+                  tidy::utils::options::serializeStringList(Items));
+  };
+  StoreList("NullableCallableTypes", Config.NullableCallableTypes);
+  StoreList("LookupFunctions", Config.LookupFunctions);
+  StoreList("InvokeMethods", Config.InvokeMethods);
   Options.store(Opts, "StrictMode", Config.StrictMode);
   Options.store(Opts, "FixMode", Config.Fix);
   Options.store(Opts, "ShimHeader", Config.ShimHeader);
@@ -314,16 +330,13 @@ void UncheckedPolicyCallCheck::resolveCandidates() {
     }
     return;
   }
-  // Only the candidates' sources matter; a project's facts file may hold a
-  // hundred thousand, so those few are looked up rather than merged whole.
-  const ProjectFacts *File = fileFacts();
-  ProjectFacts Relevant;
+  // Only what the candidates refer to matters; a project's facts file may
+  // hold a hundred thousand sources, so those few are looked up rather
+  // than merged whole.
+  std::vector<Candidate> Cs;
   for (const Finding &F : Pending)
-    for (const std::string &Key : F.Deferred->Keys)
-      for (const ProjectFacts *From :
-           {static_cast<const ProjectFacts *>(&TUFacts), File})
-        if (const SourceFacts *S = From ? From->find(Key) : nullptr)
-          Relevant.get(Key, S->Kind, S->Name).merge(*S);
+    Cs.push_back(*F.Deferred);
+  ProjectFacts Relevant = relevantFacts({&TUFacts, fileFacts()}, Cs);
   for (const Finding &F : Pending) {
     Resolution R = resolve(Relevant, *F.Deferred);
     if (R.Report)

@@ -34,6 +34,15 @@ struct AnalysisOptions {
   /// Extra nullable callable types: regexes over fully qualified names with a
   /// leading "::", e.g. "::llvm::unique_function".
   std::vector<std::string> NullableCallableTypes;
+  /// Functions without a visible body that may return a null pointer to a
+  /// callable, or an empty handle (registries, plugin loaders): regexes over
+  /// fully qualified names with a leading "::", e.g. "::tvm::Registry::Get".
+  std::vector<std::string> LookupFunctions;
+  /// Methods of nullable-callable classes that invoke the callable by name
+  /// rather than with operator(): regexes over fully qualified names, e.g.
+  /// "::tvm::runtime::PackedFunc::CallPacked". A method whose body calls the
+  /// object's own callable unchecked is one without being named here.
+  std::vector<std::string> InvokeMethods;
   /// Also report callables of unknown origin (parameters, fields, lookups).
   bool StrictMode = false;
   FixMode Fix = FixMode::Guard;

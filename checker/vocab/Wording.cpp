@@ -89,9 +89,77 @@ std::string notSetByConstructorNote(StringRef Field, StringRef Ctor,
       .str();
 }
 
+std::string setOnlyWhenNote(StringRef Field, StringRef Ctor,
+                            StringRef Condition, StringRef Where) {
+  return formatv("'{0}' is set by the constructor '{1}' only when '{2}' holds "
+                 "({3})",
+                 Field, Ctor, Condition, Where)
+      .str();
+}
+
 std::string emptiedInNote(StringRef Field, StringRef Function,
                           StringRef Where) {
   return formatv("'{0}' is made empty in '{1}' ({2})", Field, Function, Where)
+      .str();
+}
+
+std::string neverSetNote(StringRef Field, StringRef Class,
+                         unsigned Constructions) {
+  if (Constructions == 1)
+    return formatv("'{0}' is not set by the only construction of '{1}' in the "
+                   "project",
+                   Field, Class)
+        .str();
+  return formatv("'{0}' is set by none of the {1} constructions of '{2}' in "
+                 "the project",
+                 Field, Constructions, Class)
+      .str();
+}
+
+std::string constructionLeavesEmptyNote(StringRef Class, StringRef Ctor,
+                                        StringRef Field, StringRef Function,
+                                        StringRef Where) {
+  return formatv("'{0}' is constructed with '{1}', which leaves '{2}' empty, "
+                 "in '{3}' ({4})",
+                 Class, Ctor, Field, Function, Where)
+      .str();
+}
+
+std::string setOnlyAfterConstructionNote(StringRef Field, StringRef Function,
+                                         StringRef Where, bool InDestructor) {
+  return formatv("'{0}' is set only after construction, in '{1}' ({2}); {3}",
+                 Field, Function, Where,
+                 InDestructor ? "the destructor also runs for objects where "
+                                "that never happened"
+                              : "it is still empty while the constructor runs")
+      .str();
+}
+
+std::string passedEmptyNote(StringRef Param, StringRef Function,
+                            StringRef Caller, StringRef Where) {
+  return formatv("'{0}' of '{1}' is passed an empty callable in '{2}' ({3})",
+                 Param, Function, Caller, Where)
+      .str();
+}
+
+std::string passedFromNote(StringRef Param, StringRef Function,
+                           StringRef Source, StringRef Caller,
+                           StringRef Where) {
+  return formatv("'{0}' of '{1}' is passed a value from '{2}' in '{3}' ({4})",
+                 Param, Function, Source, Caller, Where)
+      .str();
+}
+
+std::string assignedFromNote(StringRef Field, StringRef Source,
+                             StringRef Function, StringRef Where) {
+  return formatv("'{0}' is assigned a value from '{1}' in '{2}' ({3})", Field,
+                 Source, Function, Where)
+      .str();
+}
+
+std::string capturedHereNote(StringRef Name, bool Always) {
+  return formatv("'{0}' is captured here, where it {1}", Name,
+                 Always ? "is empty" : "may be empty")
       .str();
 }
 

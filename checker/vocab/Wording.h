@@ -66,9 +66,51 @@ std::string checkedElsewhereNote(llvm::StringRef Source,
 /// "'FIELD' is not set by the constructor 'CTOR' (WHERE)"
 std::string notSetByConstructorNote(llvm::StringRef Field, llvm::StringRef Ctor,
                                     llvm::StringRef Where);
+/// "'FIELD' is set by the constructor 'CTOR' only when 'CONDITION' holds
+/// (WHERE)"
+std::string setOnlyWhenNote(llvm::StringRef Field, llvm::StringRef Ctor,
+                            llvm::StringRef Condition, llvm::StringRef Where);
 /// "'FIELD' is made empty in 'FUNCTION' (WHERE)"
 std::string emptiedInNote(llvm::StringRef Field, llvm::StringRef Function,
                           llvm::StringRef Where);
+
+/// "'FIELD' is set by none of the N constructions of 'CLASS' in the
+/// project" ("is not set by the only construction" when N is 1).
+std::string neverSetNote(llvm::StringRef Field, llvm::StringRef Class,
+                         unsigned Constructions);
+/// "'CLASS' is constructed with 'CTOR', which leaves 'FIELD' empty, in
+/// 'FUNCTION' (WHERE)"
+std::string constructionLeavesEmptyNote(llvm::StringRef Class,
+                                        llvm::StringRef Ctor,
+                                        llvm::StringRef Field,
+                                        llvm::StringRef Function,
+                                        llvm::StringRef Where);
+/// "'FIELD' is set only after construction, in 'FUNCTION' (WHERE); the
+/// destructor also runs for objects where that never happened" (or "; it is
+/// still empty while the constructor runs").
+std::string setOnlyAfterConstructionNote(llvm::StringRef Field,
+                                         llvm::StringRef Function,
+                                         llvm::StringRef Where,
+                                         bool InDestructor);
+/// "'PARAM' of 'FUNCTION' is passed an empty callable in 'CALLER' (WHERE)"
+std::string passedEmptyNote(llvm::StringRef Param, llvm::StringRef Function,
+                            llvm::StringRef Caller, llvm::StringRef Where);
+/// "'PARAM' of 'FUNCTION' is passed a value from 'SOURCE' in 'CALLER'
+/// (WHERE)"
+std::string passedFromNote(llvm::StringRef Param, llvm::StringRef Function,
+                           llvm::StringRef Source, llvm::StringRef Caller,
+                           llvm::StringRef Where);
+/// "'FIELD' is assigned a value from 'SOURCE' in 'FUNCTION' (WHERE)"
+std::string assignedFromNote(llvm::StringRef Field, llvm::StringRef Source,
+                             llvm::StringRef Function, llvm::StringRef Where);
+
+//===----------------------------------------------------------------------===//
+// Notes the analysis attaches to calls through captures and named methods.
+//===----------------------------------------------------------------------===//
+
+/// "'NAME' is captured here, where it may be empty" (or "where it is
+/// empty").
+std::string capturedHereNote(llvm::StringRef Name, bool Always);
 
 //===----------------------------------------------------------------------===//
 // The check's configuration diagnostics, as clang-tidy format strings.

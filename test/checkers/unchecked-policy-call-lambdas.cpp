@@ -59,15 +59,20 @@ void lambda_as_argument(int x) {
   task();
 }
 
-// Negative cases.
-
-int captured_by_value_is_unknown(int x) {
+// A capture is judged where the lambda captures it (issue 14): here a
+// policy's result, unchecked.
+int captured_by_value_is_judged_at_capture(int x) {
   IntFn f = get_policy();
-  auto run = [f](int v) { return f(v); }; // no-warning
+  auto run = [f](int v) { return f(v); };
+  // CHECK-MESSAGES: :[[@LINE-1]]:34: warning: call through possibly empty callable 'f' [wrapguard-unchecked-policy-call]
   return run(x);
 }
 
-int captured_by_reference_is_unknown(int x) {
+// Negative cases.
+
+// Captured by reference into a lambda the function only calls, under a
+// check of the capture: judged where it is called.
+int captured_by_reference_is_judged_at_the_call(int x) {
   IntFn f = get_policy();
   auto run = [&f](int v) { return f(v); }; // no-warning
   return f ? run(x) : x;

@@ -48,8 +48,8 @@ struct Owner {
   HookFn done;
 };
 
-// No constructor at all: an aggregate is judged where it is made. Here one
-// is default-constructed, so the implicit constructor leaves it empty.
+// No constructor at all: an aggregate is judged where it is made. Here the
+// only construction in the project leaves it empty.
 struct Options {
   HookFn on_epoch;
 };
@@ -60,7 +60,8 @@ Options default_options() {
 void run_epoch(const Options &o, int epoch) {
   o.on_epoch(epoch);
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: call through possibly empty callable 'o.on_epoch' [wrapguard-unchecked-policy-call]
-  // CHECK-NOTES-DAG: :[[@LINE-2]]:3: note: 'Options::on_epoch' is not set by the constructor 'Options()' ({{.*}}.cpp:57)
+  // CHECK-NOTES-DAG: :[[@LINE-2]]:3: note: 'Options::on_epoch' is not set by the only construction of 'Options' in the project
+  // CHECK-NOTES-DAG: :[[@LINE-3]]:3: note: 'Options' is constructed with 'Options{}', which leaves 'Options::on_epoch' empty, in 'default_options' ({{.*}}.cpp:57)
 }
 
 // Negative cases.

@@ -56,8 +56,11 @@ int use_guarded_in_template() {
   return guarded_in_template(1) + static_cast<int>(guarded_in_template(1.0f));
 }
 
+// A template's callable parameter is as set as what its callers pass
+// (issue 14): one passes a policy's result, unchecked.
 template <class F> int callable_parameter(F f, int x) {
-  return f(x); // no-warning
+  return f(x);
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: call through possibly empty callable 'f' [wrapguard-unchecked-policy-call]
 }
 int use_callable_parameter() {
   return callable_parameter(int_policy(), 1) +

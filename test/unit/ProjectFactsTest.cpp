@@ -42,6 +42,14 @@ SourceFacts function(DefSummary D, FactLoc EmptyReturn = {}) {
   return S;
 }
 
+CtorFact ctor(std::string Name, bool Sets, FactLoc At) {
+  CtorFact C;
+  C.Name = std::move(Name);
+  C.SetsField = Sets;
+  C.Loc = std::move(At);
+  return C;
+}
+
 Candidate candidate(std::vector<std::string> Keys, bool EmptyLocally = false,
                     std::string PolicyNames = "policy") {
   Candidate C;
@@ -108,7 +116,7 @@ ProjectFacts factsA() {
   Fn.Untested = 1;
   Fn.TestedAt = loc("/p/b.cpp", 9, 120, "run_epoch");
   SourceFacts &Field = F.get("m:hook", SourceKind::Field, "Hooks::after_step");
-  Field.Constructors["c:ctor1"] = {"Hooks()", true, loc("/p/h.cpp", 3, 30)};
+  Field.Constructors["c:ctor1"] = ctor("Hooks()", true, loc("/p/h.cpp", 3, 30));
   Field.EmptiedAt = loc("/p/z.cpp", 50, 900, "reset_all");
   F.get("p:train#0", SourceKind::Parameter, "cb").Untested = 4;
   return F;
@@ -122,8 +130,8 @@ ProjectFacts factsB() {
   Fn.Tested = 3;
   Fn.TestedAt = loc("/p/a.cpp", 88, 2000, "prepare"); // Smaller file.
   SourceFacts &Field = F.get("m:hook", SourceKind::Field, "Hooks::after_step");
-  Field.Constructors["c:ctor1"] = {"Hooks()", true, loc("/p/h.cpp", 3, 30)};
-  Field.Constructors["c:ctor2"] = {"Hooks(int)", false, loc("/p/h.cpp", 5, 60)};
+  Field.Constructors["c:ctor1"] = ctor("Hooks()", true, loc("/p/h.cpp", 3, 30));
+  Field.Constructors["c:ctor2"] = ctor("Hooks(int)", false, loc("/p/h.cpp", 5, 60));
   Field.EmptiedAt = loc("/p/y.cpp", 10, 100, "clear");
   F.get("f:other", SourceKind::Function, "other").Definition =
       Emptiness::AlwaysEmpty;
@@ -191,10 +199,10 @@ TEST(ProjectFactsMerge, TestedAtIsOrderedByFileThenOffset) {
 
 TEST(ProjectFactsMerge, AConstructorThatOneTUSeesNotSettingTheFieldWins) {
   ProjectFacts X, Y;
-  X.get("m:f", SourceKind::Field, "C::f").Constructors["c:C"] = {
-      "C(int)", true, loc("/p/c.cpp", 4, 40)};
-  Y.get("m:f", SourceKind::Field, "C::f").Constructors["c:C"] = {
-      "C(int)", false, loc("/p/c.cpp", 4, 40)};
+  X.get("m:f", SourceKind::Field, "C::f").Constructors["c:C"] = ctor(
+      "C(int)", true, loc("/p/c.cpp", 4, 40));
+  Y.get("m:f", SourceKind::Field, "C::f").Constructors["c:C"] = ctor(
+      "C(int)", false, loc("/p/c.cpp", 4, 40));
   ProjectFacts XY = X, YX = Y;
   XY.merge(Y);
   YX.merge(X);
@@ -471,8 +479,8 @@ TEST(ProjectFactsResolve, UntestedParameterIsNotASource) {
 TEST(ProjectFactsResolve, FieldNotSetByAConstructor) {
   ProjectFacts F;
   SourceFacts &S = F.get("m:h", SourceKind::Field, "Layer::grad_hook");
-  S.Constructors["c:a"] = {"Layer()", true, loc("/p/layer.cpp", 3, 30)};
-  S.Constructors["c:b"] = {"Layer(int, int)", false, loc("/p/layer.cpp", 9, 90)};
+  S.Constructors["c:a"] = ctor("Layer()", true, loc("/p/layer.cpp", 3, 30));
+  S.Constructors["c:b"] = ctor("Layer(int, int)", false, loc("/p/layer.cpp", 9, 90));
   Resolution R = resolve(F, candidate({"m:h"}));
   ASSERT_TRUE(R.Report);
   ASSERT_EQ(R.Notes.size(), 1u);
@@ -484,7 +492,7 @@ TEST(ProjectFactsResolve, FieldNotSetByAConstructor) {
 TEST(ProjectFactsResolve, FieldMadeEmptySomewhere) {
   ProjectFacts F;
   SourceFacts &S = F.get("m:h", SourceKind::Field, "Hooks::after_step");
-  S.Constructors["c:a"] = {"Hooks()", true, loc("/p/hooks.cpp", 3, 30)};
+  S.Constructors["c:a"] = ctor("Hooks()", true, loc("/p/hooks.cpp", 3, 30));
   S.EmptiedAt = loc("/p/hooks.cpp", 20, 400, "Hooks::clear");
   Resolution R = resolve(F, candidate({"m:h"}));
   ASSERT_TRUE(R.Report);
@@ -495,8 +503,8 @@ TEST(ProjectFactsResolve, FieldMadeEmptySomewhere) {
 TEST(ProjectFactsResolve, FieldSetByEveryConstructorBeatsBelief) {
   ProjectFacts F;
   SourceFacts &S = F.get("m:h", SourceKind::Field, "Logger::sink");
-  S.Constructors["c:a"] = {"Logger()", true, loc("/p/log.cpp", 3, 30)};
-  S.Constructors["c:b"] = {"Logger(Hook)", true, loc("/p/log.cpp", 5, 50)};
+  S.Constructors["c:a"] = ctor("Logger()", true, loc("/p/log.cpp", 3, 30));
+  S.Constructors["c:b"] = ctor("Logger(Hook)", true, loc("/p/log.cpp", 5, 50));
   S.Tested = 4;
   S.TestedAt = loc("/p/log.cpp", 12, 120, "Logger::flush");
   Resolution R = resolve(F, candidate({"m:h"}));
@@ -558,7 +566,7 @@ TEST(ProjectFactsResolve, TwoSourcesThatMayBeEmptyGiveTwoNotes) {
   F.get("f:a", SourceKind::Function, "a_fn") =
       function(Emptiness::MayBeEmpty, loc("/p/a.cpp", 4, 40));
   SourceFacts &H = F.get("m:h", SourceKind::Field, "C::h");
-  H.Constructors["c:c"] = {"C()", false, loc("/p/c.cpp", 2, 20)};
+  H.Constructors["c:c"] = ctor("C()", false, loc("/p/c.cpp", 2, 20));
   Resolution R = resolve(F, candidate({"f:a", "m:h"}));
   ASSERT_TRUE(R.Report);
   EXPECT_EQ(R.Notes.size(), 2u);

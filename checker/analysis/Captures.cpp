@@ -1,0 +1,168 @@
+//===- Captures.cpp - What a lambda's captured callables hold -------------===//
+
+#include "Captures.h"
+#include "ASTHelpers.h"
+#include "CallableValues.h"
+#include "PolicyCallModel.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+
+using namespace clang;
+using namespace clang::dataflow;
+
+namespace wrapguard {
+
+/// The function whose body makes the lambda of class RD.
+static const FunctionDecl *enclosingFunction(const CXXRecordDecl &RD) {
+  for (const DeclContext *DC = RD.getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *FD = dyn_cast<FunctionDecl>(DC))
+      return FD;
+  return nullptr;
+}
+
+namespace {
+
+/// Lambdas stored in a local (`auto run = [&f] { f(); };`) that the
+/// function only calls: for what they capture by reference, the state that
+/// matters is the one where they are called.
+class LocalLambdas : public RecursiveASTVisitor<LocalLambdas> {
+public:
+  bool VisitVarDecl(VarDecl *V) {
+    if (const auto *L = dyn_cast_or_null<LambdaExpr>(stripNoise(V->getInit())))
+      Holder[V] = L;
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+    if (OC->getOperator() == OO_Call && OC->getNumArgs() > 0)
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(stripNoise(OC->getArg(0))))
+        CallUses.insert(DRE);
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    Uses.push_back(DRE);
+    return true;
+  }
+
+  /// The lambdas whose holder is used only to call them.
+  llvm::DenseMap<const VarDecl *, const LambdaExpr *> onlyCalled() const {
+    llvm::DenseMap<const VarDecl *, const LambdaExpr *> Out = Holder;
+    for (const DeclRefExpr *DRE : Uses)
+      if (!CallUses.count(DRE))
+        Out.erase(dyn_cast<VarDecl>(DRE->getDecl()));
+    return Out;
+  }
+
+private:
+  llvm::DenseMap<const VarDecl *, const LambdaExpr *> Holder;
+  llvm::SmallPtrSet<const DeclRefExpr *, 8> CallUses;
+  std::vector<const DeclRefExpr *> Uses;
+};
+
+/// The state of several calls taken together.
+Emptiness joinCalls(Emptiness A, Emptiness B) {
+  if (A == B)
+    return A;
+  if (A == Emptiness::Unknown || B == Emptiness::Unknown)
+    return Emptiness::Unknown;
+  return Emptiness::MayBeEmpty;
+}
+
+} // namespace
+
+void Captures::analyse(const FunctionDecl &Enclosing) {
+  if (!Analysed.try_emplace(&Enclosing, true).second)
+    return;
+  const FunctionDecl *Def = nullptr;
+  if (!Enclosing.hasBody(Def) || !Def || Def->isDependentContext())
+    return;
+  LocalLambdas Locals;
+  Locals.TraverseStmt(Def->getBody());
+  auto Called = Locals.onlyCalled();
+  // By-reference captures of the lambdas above, judged at each call.
+  llvm::DenseMap<const CXXRecordDecl *, PerLambda> AtCalls;
+  llvm::Error Err = runPolicyCallModel(
+      *Def, Ctx, Types, Oracle, Opts.MaxSolverIterations, Opts.MaxBlockVisits,
+      [&](const CFGElement &Elt, const PathQuery &Q) {
+        auto S = Elt.getAs<CFGStmt>();
+        if (!S)
+          return;
+        if (const auto *L = dyn_cast<LambdaExpr>(S->getStmt()))
+          return recordCaptures(*L, *Def, Q);
+        const auto *OC = dyn_cast<CXXOperatorCallExpr>(S->getStmt());
+        const auto *DRE =
+            OC && OC->getOperator() == OO_Call && OC->getNumArgs() > 0
+                ? dyn_cast<DeclRefExpr>(stripNoise(OC->getArg(0)))
+                : nullptr;
+        auto It = DRE ? Called.find(dyn_cast<VarDecl>(DRE->getDecl()))
+                      : Called.end();
+        if (It == Called.end())
+          return;
+        PerLambda &Vars = AtCalls[It->second->getLambdaClass()];
+        for (const LambdaCapture &C : It->second->captures()) {
+          const auto *V = C.capturesVariable()
+                              ? dyn_cast<VarDecl>(C.getCapturedVar())
+                              : nullptr;
+          if (!V || C.getCaptureKind() != LCK_ByRef ||
+              !Types.isNullable(V->getType()))
+            continue;
+          CallableState St = stateOf(*V, Q.env(), Types);
+          Emptiness E = St.NonEmpty ? judgeState(St, Q) : Emptiness::Unknown;
+          auto [VIt, New] = Vars.try_emplace(V, CaptureState{E, {}, nullptr,
+                                                             nullptr});
+          if (!New)
+            VIt->second.State = joinCalls(VIt->second.State, E);
+        }
+      });
+  // A function over budget tells nothing of its captures.
+  if (Err) {
+    llvm::consumeError(std::move(Err));
+    return;
+  }
+  for (auto &[Class, Vars] : AtCalls)
+    for (auto &[V, AtCall] : Vars) {
+      auto It = States[Class].find(V);
+      if (It != States[Class].end())
+        It->second.State = AtCall.State;
+    }
+}
+
+void Captures::recordCaptures(const LambdaExpr &L, const FunctionDecl &Def,
+                              const PathQuery &Q) {
+  PerLambda &Vars = States[L.getLambdaClass()];
+  auto Init = L.capture_init_begin();
+  for (const LambdaCapture &C : L.captures()) {
+    const Expr *InitExpr = *Init++;
+    if (!C.capturesVariable())
+      continue;
+    const auto *V = dyn_cast<VarDecl>(C.getCapturedVar());
+    if (!V || !Types.isNullable(V->getType()))
+      continue;
+    CallableState St = stateOf(*V, Q.env(), Types);
+    CaptureState CS;
+    CS.State = St.NonEmpty ? judgeState(St, Q) : Emptiness::Unknown;
+    CS.Loc = C.isImplicit() ? L.getBeginLoc() : C.getLocation();
+    CS.Init = InitExpr;
+    CS.Enclosing = &Def;
+    // In the converged state: a lambda made in a loop sees what every
+    // iteration may have left.
+    Vars.try_emplace(V, CS);
+  }
+}
+
+std::optional<CaptureState> Captures::of(const FunctionDecl &CallOp,
+                                         const VarDecl &V) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(&CallOp);
+  if (!MD || !MD->getParent()->isLambda())
+    return std::nullopt;
+  const CXXRecordDecl *RD = MD->getParent();
+  if (const FunctionDecl *Enclosing = enclosingFunction(*RD))
+    analyse(*Enclosing);
+  auto It = States.find(RD);
+  if (It == States.end())
+    return std::nullopt;
+  auto VIt = It->second.find(&V);
+  if (VIt == It->second.end())
+    return std::nullopt;
+  return VIt->second;
+}
+
+} // namespace wrapguard

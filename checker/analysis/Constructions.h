@@ -1,0 +1,93 @@
+//===- Constructions.h - How the project builds classes with callables C++ -*-//
+//
+// A class with callable fields is often built in several modes, each
+// constructor setting the callables its mode uses. Whether a call through a
+// field can find it empty depends on which constructors the project really
+// calls, with which arguments. This file recognises constructions (`T(..)`,
+// `new T(..)`, `std::make_shared<T>(..)`, `v.emplace_back(..)`, aggregates,
+// interface tables) and says what each constructor does with each field:
+// sets it, leaves it empty, sets it from one of its parameters, or sets it
+// only under a condition.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WRAPGUARD_ANALYSIS_CONSTRUCTIONS_H
+#define WRAPGUARD_ANALYSIS_CONSTRUCTIONS_H
+
+#include "BodyIndex.h"
+#include "CallableTypes.h"
+#include "ProjectFacts.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
+#include <optional>
+#include <string>
+
+namespace wrapguard {
+
+/// One construction of a class with callable fields.
+struct Construction {
+  const clang::CXXRecordDecl *Class = nullptr;
+  std::string ClassKey;
+  /// Count 1, placed where the construction is written.
+  ConstructionFact Fact;
+};
+
+/// Per TU: recognises constructions and constructors' effects, with the
+/// caches that keep it linear.
+class Constructions {
+public:
+  Constructions(clang::ASTContext &Ctx, const CallableTypes &Types,
+                BodyIndexes &Indexes)
+      : Ctx(Ctx), Types(Types), Indexes(Indexes) {}
+
+  /// Whether RD (outside system headers) declares a nullable-callable field.
+  bool hasCallableFields(const clang::CXXRecordDecl &RD);
+
+  /// If E constructs a class with callable fields (not a copy or a move),
+  /// the construction; Owner is the function E is in (null: a global's
+  /// initializer). E may be a CXXConstructExpr, an InitListExpr of an
+  /// aggregate, `new T(..)`, or a call of a standard factory that forwards
+  /// its arguments to a constructor (`std::make_shared<T>`,
+  /// `std::make_unique<T>`, `emplace_back`, `emplace`, `try_emplace`).
+  std::optional<Construction> at(const clang::Expr &E,
+                                 const clang::FunctionDecl *Owner);
+
+  /// What Ctor does with F; nullopt when Ctor's definition is not in this
+  /// TU (the TU that has it records it).
+  std::optional<CtorFact> effectOn(const clang::CXXConstructorDecl &Ctor,
+                                   const clang::FieldDecl &F);
+
+  /// `Layer(int, int)`: how a constructor is named in notes.
+  static std::string constructorName(const clang::CXXConstructorDecl &C);
+
+private:
+  std::optional<Construction> ofConstructor(const clang::CXXConstructExpr &CE,
+                                            const clang::FunctionDecl *Owner);
+  std::optional<Construction> ofAggregate(const clang::CXXRecordDecl &RD,
+                                          const clang::InitListExpr *Init,
+                                          clang::SourceLocation Loc,
+                                          const clang::FunctionDecl *Owner);
+  std::optional<Construction> ofFactory(const clang::CallExpr &Call,
+                                        const clang::FunctionDecl *Owner);
+  /// The construction a standard function template's instantiation performs
+  /// with its forwarded arguments, found in its body or its callees'.
+  const clang::CXXConstructExpr *
+  forwardedConstruction(const clang::FunctionDecl &FD);
+  Construction make(const clang::CXXRecordDecl &RD, std::string Ctor,
+                    std::string CtorName, clang::SourceLocation Loc,
+                    const clang::FunctionDecl *Owner);
+  ValueState stateOf(const clang::Expr *Arg, const clang::FunctionDecl *Owner);
+
+  clang::ASTContext &Ctx;
+  const CallableTypes &Types;
+  BodyIndexes &Indexes;
+  llvm::DenseMap<const clang::CXXRecordDecl *, bool> HasCallables;
+  llvm::DenseMap<const clang::FunctionDecl *, const clang::CXXConstructExpr *>
+      Forwarded;
+};
+
+} // namespace wrapguard
+
+#endif // WRAPGUARD_ANALYSIS_CONSTRUCTIONS_H

@@ -1,0 +1,210 @@
+//===- Guards.cpp - Conditions over members that hold at a call -----------===//
+
+#include "Guards.h"
+#include "ASTHelpers.h"
+#include "SourceKeys.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace clang;
+
+namespace wrapguard {
+
+std::string negateAtom(llvm::StringRef Atom) {
+  if (Atom.consume_front("!"))
+    return Atom.str();
+  return ("!" + Atom).str();
+}
+
+/// The member of `this` that E reads (or a constructor parameter stored in
+/// one).
+static const FieldDecl *memberOf(const Expr *E, const ParamMembers *Params) {
+  E = stripNoise(E);
+  if (const auto *ME = dyn_cast_or_null<MemberExpr>(E))
+    if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      return dyn_cast<FieldDecl>(ME->getMemberDecl());
+  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E))
+    if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl()); P && Params)
+      return Params->lookup(P);
+  return nullptr;
+}
+
+/// An enumerator's qualified name or an integer's value: what a member is
+/// compared with.
+static std::optional<std::string> constantOf(const Expr *E) {
+  E = stripNoise(E);
+  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E))
+    if (const auto *EC = dyn_cast<EnumConstantDecl>(DRE->getDecl()))
+      return EC->getQualifiedNameAsString();
+  if (const auto *IL = dyn_cast_or_null<IntegerLiteral>(E))
+    return llvm::toString(IL->getValue(), /*Radix=*/10, /*Signed=*/true);
+  return std::nullopt;
+}
+
+static std::optional<std::string> memberAtom(const FieldDecl &F) {
+  if (auto K = fieldKey(F))
+    return *K;
+  return std::nullopt;
+}
+
+/// `m_ == K`, `K == m_`, `m_ != K` as an atom; nullopt otherwise.
+static std::optional<std::string>
+comparisonAtom(const Expr *L, const Expr *R, bool IsEq, bool Negated,
+               const ParamMembers *Params) {
+  const FieldDecl *F = memberOf(L, Params);
+  std::optional<std::string> V = constantOf(R);
+  if (!F || !V) {
+    F = memberOf(R, Params);
+    V = constantOf(L);
+  }
+  if (!F || !V)
+    return std::nullopt;
+  auto Key = memberAtom(*F);
+  if (!Key)
+    return std::nullopt;
+  std::string Atom = *Key + "==" + *V;
+  return IsEq != Negated ? Atom : negateAtom(Atom);
+}
+
+static void collectAtoms(const Expr *E, bool Negated,
+                         const ParamMembers *Params,
+                         std::vector<std::string> &Out) {
+  E = stripNoise(E);
+  if (!E)
+    return;
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_LNot)
+    return collectAtoms(UO->getSubExpr(), !Negated, Params, Out);
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    // `a && b` true asserts both; `a || b` false asserts neither holds.
+    if ((BO->getOpcode() == BO_LAnd && !Negated) ||
+        (BO->getOpcode() == BO_LOr && Negated)) {
+      collectAtoms(BO->getLHS(), Negated, Params, Out);
+      collectAtoms(BO->getRHS(), Negated, Params, Out);
+      return;
+    }
+    if (BO->isEqualityOp()) {
+      if (auto A = comparisonAtom(BO->getLHS(), BO->getRHS(),
+                                  BO->getOpcode() == BO_EQ, Negated, Params))
+        Out.push_back(*A);
+      return;
+    }
+  }
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
+      OC && OC->getNumArgs() == 2 &&
+      (OC->getOperator() == OO_EqualEqual ||
+       OC->getOperator() == OO_ExclaimEqual)) {
+    if (auto A = comparisonAtom(OC->getArg(0), OC->getArg(1),
+                                OC->getOperator() == OO_EqualEqual, Negated,
+                                Params))
+      Out.push_back(*A);
+    return;
+  }
+  if (const FieldDecl *F = memberOf(E, Params))
+    if (auto Key = memberAtom(*F))
+      Out.push_back(Negated ? negateAtom(*Key) : *Key);
+}
+
+std::vector<std::string> conditionAtoms(const Expr &Cond, bool Negated,
+                                        const ParamMembers *Params) {
+  std::vector<std::string> Out;
+  collectAtoms(&Cond, Negated, Params, Out);
+  return Out;
+}
+
+/// Whether S always leaves the enclosing block: return, throw, break,
+/// continue, or a block that ends in one.
+static bool exits(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<ReturnStmt, CXXThrowExpr, BreakStmt, ContinueStmt>(S))
+    return true;
+  if (const auto *E = dyn_cast<Expr>(S))
+    return isa<CXXThrowExpr>(stripNoise(E));
+  if (const auto *CS = dyn_cast<CompoundStmt>(S))
+    return !CS->body_empty() && exits(CS->body_back());
+  return false;
+}
+
+/// Calls Visit(Cond, Holds) for each condition that holds where S is
+/// evaluated: the enclosing `if`s and `?:` on the branch taken, and the early
+/// exits before S in an enclosing block (whose conditions are false there).
+template <typename F>
+static void forEachCondition(const Stmt &S, ParentMap &PM, F Visit) {
+  const Stmt *Child = &S;
+  for (const Stmt *P = PM.getParent(Child); P;
+       Child = P, P = PM.getParent(P)) {
+    if (const auto *If = dyn_cast<IfStmt>(P)) {
+      if (If->getCond() && Child != If->getCond())
+        Visit(*If->getCond(), Child != If->getElse());
+    } else if (const auto *CO = dyn_cast<ConditionalOperator>(P)) {
+      if (Child != CO->getCond())
+        Visit(*CO->getCond(), Child != CO->getFalseExpr());
+    } else if (const auto *CS = dyn_cast<CompoundStmt>(P)) {
+      for (const Stmt *Before : CS->body()) {
+        if (Before == Child)
+          break;
+        if (const auto *If = dyn_cast<IfStmt>(Before);
+            If && If->getCond() && !If->getElse() && exits(If->getThen()))
+          Visit(*If->getCond(), false);
+      }
+    }
+  }
+}
+
+std::vector<std::string> guardsAt(const Stmt &S, ParentMap &PM) {
+  std::vector<std::string> Out;
+  forEachCondition(S, PM, [&](const Expr &Cond, bool Holds) {
+    llvm::append_range(Out, conditionAtoms(Cond, !Holds));
+  });
+  llvm::sort(Out);
+  Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
+  return Out;
+}
+
+/// The variables Cond proves non-empty when it evaluates to Holds.
+static void nonEmptyWhen(const Expr *Cond, bool Holds,
+                         const CallableTypes &Types, ASTContext &Ctx,
+                         std::vector<const VarDecl *> &Out) {
+  Cond = stripNoise(Cond);
+  if (!Cond)
+    return;
+  if (const auto *UO = dyn_cast<UnaryOperator>(Cond);
+      UO && UO->getOpcode() == UO_LNot)
+    return nonEmptyWhen(UO->getSubExpr(), !Holds, Types, Ctx, Out);
+  if (const auto *BO = dyn_cast<BinaryOperator>(Cond);
+      BO && ((BO->getOpcode() == BO_LAnd && Holds) ||
+             (BO->getOpcode() == BO_LOr && !Holds))) {
+    nonEmptyWhen(BO->getLHS(), Holds, Types, Ctx, Out);
+    nonEmptyWhen(BO->getRHS(), Holds, Types, Ctx, Out);
+    return;
+  }
+  const Expr *Tested = testedCallable(*Cond, Types, Ctx);
+  if (!Tested)
+    return;
+  // `f == nullptr` holds when f is empty; every other test when it is not.
+  bool IsEq = false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(Cond))
+    IsEq = BO->getOpcode() == BO_EQ;
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Cond))
+    IsEq = OC->getOperator() == OO_EqualEqual;
+  if (Holds == IsEq)
+    return;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(stripNoise(Tested)))
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+      Out.push_back(V);
+}
+
+std::vector<const VarDecl *> nonEmptyVarsAt(const Stmt &S, ParentMap &PM,
+                                            const CallableTypes &Types,
+                                            ASTContext &Ctx) {
+  std::vector<const VarDecl *> Out;
+  forEachCondition(S, PM, [&](const Expr &Cond, bool Holds) {
+    nonEmptyWhen(&Cond, Holds, Types, Ctx, Out);
+  });
+  return Out;
+}
+
+} // namespace wrapguard

@@ -1,0 +1,61 @@
+//===- Guards.h - Conditions over members that hold at a call ---*- C++ -*-===//
+//
+// A class may set a callable field only under a condition in its
+// constructor, and keep that condition in a member nothing changes later:
+//
+//   Sampler(bool use, Fn f) : use_(use) { if (use_) cb_ = f; }
+//   void step() { if (use_) cb_(); }
+//
+// The constructor's facts record the condition, and a candidate records the
+// conditions that hold where it calls, both as the same *atoms*: `m:<USR>`
+// (the member is true), `m:<USR>==VALUE` (it equals an enumerator or an
+// integer), each possibly negated with a leading `!`. Resolution matches
+// them (facts/Resolve.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WRAPGUARD_ANALYSIS_GUARDS_H
+#define WRAPGUARD_ANALYSIS_GUARDS_H
+
+#include "CallableTypes.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ParentMap.h"
+#include "llvm/ADT/DenseMap.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace wrapguard {
+
+/// Constructor parameters stored in members by the mem-initializers
+/// (`use_(use)`): a test of the parameter in the body is a test of the
+/// member.
+using ParamMembers =
+    llvm::DenseMap<const clang::ParmVarDecl *, const clang::FieldDecl *>;
+
+/// The atoms Cond asserts when it is true (Negated: false): one for a
+/// member test, several for a conjunction (`a_ && b_`), none when Cond is
+/// not over members of `this`.
+std::vector<std::string> conditionAtoms(const clang::Expr &Cond, bool Negated,
+                                        const ParamMembers *Params = nullptr);
+
+/// The atoms that hold where S is evaluated in Body: the conditions of the
+/// enclosing `if`s and `?:` on the branch taken, and of the early exits
+/// (`if (!use_) return;`) that precede it in an enclosing block.
+std::vector<std::string> guardsAt(const clang::Stmt &S, clang::ParentMap &PM);
+
+/// The variables that the enclosing `if`s and `?:` on the branch taken, and
+/// the early exits before S (`if (!f) return;`), prove non-empty callables
+/// where S is evaluated.
+std::vector<const clang::VarDecl *>
+nonEmptyVarsAt(const clang::Stmt &S, clang::ParentMap &PM,
+               const CallableTypes &Types, clang::ASTContext &Ctx);
+
+/// Negates an atom.
+std::string negateAtom(llvm::StringRef Atom);
+
+} // namespace wrapguard
+
+#endif // WRAPGUARD_ANALYSIS_GUARDS_H

@@ -1,0 +1,446 @@
+//===- Resolve.cpp - Deciding candidates against the project's facts ------===//
+//
+// judge() answers, for one source, what the facts say (MayBeEmpty, NonEmpty
+// or Unknown) and the notes that say why. It is one-sided on purpose: a
+// source may be empty only on positive evidence, never empty only on a
+// complete picture, and unknown otherwise, which keeps the call quiet. The
+// user-facing rules are in docs/checks/unchecked-policy-call.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ProjectFacts.h"
+#include "Wording.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace llvm;
+
+namespace wrapguard {
+namespace {
+
+/// How far a value is followed from one source to the next (a parameter
+/// passed a parameter passed a function's result...).
+constexpr unsigned MaxDepth = 4;
+/// Constructions named in the note of a field no construction sets.
+constexpr unsigned MaxConstructionNotes = 3;
+
+/// What one construction leaves in one field.
+enum class FieldState { Set, Empty, Unknown, Conditional };
+
+/// Counts of FieldState over a class's constructions, with the ones that
+/// leave the field empty (for the notes).
+struct Tally {
+  unsigned Set = 0, Empty = 0, Unknown = 0, Conditional = 0;
+  std::vector<const ConstructionFact *> Empties;
+  unsigned total() const { return Set + Empty + Unknown + Conditional; }
+  bool onlyEmpty() const { return Empty && total() == Empty; }
+  bool allSet() const { return Set && total() == Set; }
+};
+
+/// The member key an atom tests: `m:K` of `!m:K==V`.
+StringRef memberOfAtom(StringRef Atom) {
+  return Atom.ltrim('!').split("==").first;
+}
+
+StringRef shortName(StringRef Qualified) {
+  StringRef Short = Qualified.rsplit("::").second;
+  return Short.empty() ? Qualified : Short;
+}
+
+class Resolver {
+public:
+  Resolver(const ProjectFacts &Facts, const Candidate &C,
+           const Regex &PolicyNames)
+      : Facts(Facts), C(C), PolicyNames(PolicyNames) {}
+
+  /// What the facts say of Key for a value called Subject; Why receives the
+  /// notes when the answer is MayBeEmpty.
+  Emptiness judge(StringRef Key, StringRef Subject, std::vector<Evidence> &Why,
+                  unsigned Depth) {
+    const SourceFacts *S = Facts.find(Key);
+    if (!S || Depth > MaxDepth || !Visiting.insert(Key).second)
+      return Emptiness::Unknown;
+    Emptiness E = Emptiness::Unknown;
+    switch (S->Kind) {
+    case SourceKind::Function:
+      E = judgeFunction(*S, Subject, Why);
+      break;
+    case SourceKind::Field:
+      E = judgeField(*S, Why, Depth);
+      break;
+    case SourceKind::Parameter:
+      E = judgeParameter(*S, Why, Depth);
+      break;
+    case SourceKind::Class:
+      break;
+    }
+    Visiting.erase(Key);
+    return E;
+  }
+
+private:
+  Emptiness belief(const SourceFacts &S, std::vector<Evidence> &Why) {
+    if (!S.Tested || !S.TestedAt.valid())
+      return Emptiness::Unknown;
+    Why.push_back({checkedElsewhereNote(S.Name, S.TestedAt.Function,
+                                        S.TestedAt.shortText()),
+                   S.TestedAt});
+    return Emptiness::MayBeEmpty;
+  }
+
+  Emptiness judgeFunction(const SourceFacts &S, StringRef Subject,
+                          std::vector<Evidence> &Why) {
+    if (S.Definition && mayBeEmpty(*S.Definition)) {
+      Why.push_back({returnsEmptyNote(Subject, S.Name,
+                                      *S.Definition == Emptiness::AlwaysEmpty,
+                                      S.EmptyReturn.shortText()),
+                     S.EmptyReturn});
+      return Emptiness::MayBeEmpty;
+    }
+    // A definition that never returns empty wins over belief and name.
+    if (S.Definition == Emptiness::NonEmpty)
+      return Emptiness::NonEmpty;
+    StringRef Short = shortName(S.Name);
+    if (PolicyNames.match(Short)) {
+      Why.push_back({comesFromNote(Subject, Short, /*Always=*/false), {}});
+      return Emptiness::MayBeEmpty;
+    }
+    return belief(S, Why);
+  }
+
+  /// A value stored or passed somewhere, as NonEmpty, MayBeEmpty or Unknown.
+  Emptiness judgeValue(const ValueState &V, StringRef Subject,
+                       std::vector<Evidence> &Why, unsigned Depth) {
+    switch (V.What) {
+    case ValueState::Set:
+      return Emptiness::NonEmpty;
+    case ValueState::Empty:
+      return Emptiness::MayBeEmpty;
+    case ValueState::NotCallable:
+    case ValueState::Unknown:
+      return Emptiness::Unknown;
+    case ValueState::From:
+      break;
+    }
+    bool AllSet = true;
+    for (const std::string &K : V.Keys) {
+      Emptiness E = judge(K, Subject, Why, Depth + 1);
+      if (mayBeEmpty(E))
+        return Emptiness::MayBeEmpty;
+      AllSet &= E == Emptiness::NonEmpty;
+    }
+    return AllSet ? Emptiness::NonEmpty : Emptiness::Unknown;
+  }
+
+  /// A condition under which a constructor sets a field (atoms joined by
+  /// `&`) holds at the call, and nothing changes its members after
+  /// construction.
+  bool holds(StringRef Condition) {
+    for (StringRef Atom : split(Condition, '&')) {
+      if (!is_contained(C.Guards, Atom))
+        return false;
+      const SourceFacts *M = Facts.find(memberOfAtom(Atom));
+      if (M && M->ChangedAt.valid())
+        return false;
+    }
+    return true;
+  }
+
+  /// What construction K leaves in field F.
+  FieldState stateIn(const ConstructionFact &K, const SourceFacts &F,
+                     std::vector<Evidence> &Why, unsigned Depth) {
+    const ValueState *Arg = nullptr;
+    if (K.Ctor == ConstructionFact::AggregateInit) {
+      if (F.Index < 0 || size_t(F.Index) >= K.Args.size())
+        return FieldState::Unknown;
+      Arg = &K.Args[F.Index];
+    } else {
+      auto It = F.Constructors.find(K.Ctor);
+      if (It == F.Constructors.end())
+        return FieldState::Unknown; // Defined where no TU recorded it.
+      const CtorFact &Ctor = It->second;
+      if (!Ctor.SetsField)
+        return FieldState::Empty;
+      if (!Ctor.Condition.empty() && !holds(Ctor.Condition))
+        return FieldState::Conditional;
+      if (Ctor.FromParameter < 0)
+        return FieldState::Set;
+      if (size_t(Ctor.FromParameter) >= K.Args.size())
+        return FieldState::Unknown;
+      Arg = &K.Args[Ctor.FromParameter];
+    }
+    switch (judgeValue(*Arg, F.Name, Why, Depth)) {
+    case Emptiness::NonEmpty:
+      return FieldState::Set;
+    case Emptiness::MayBeEmpty:
+    case Emptiness::AlwaysEmpty:
+      return FieldState::Empty;
+    case Emptiness::Unknown:
+      return FieldState::Unknown;
+    }
+    return FieldState::Unknown;
+  }
+
+  /// The field's state over the class's constructions: only the one in the
+  /// candidate's function when it has one, else all the project performs.
+  Tally tally(const SourceFacts &F, unsigned Depth) {
+    Tally T;
+    std::vector<const ConstructionFact *> Ks;
+    if (C.Construction && C.ConstructedClass == F.Owner) {
+      Ks.push_back(&*C.Construction);
+    } else if (const SourceFacts *Class = Facts.find(F.Owner)) {
+      for (const auto &Entry : Class->Constructions)
+        Ks.push_back(&Entry.second);
+      // The notes name the first constructions in (file, offset) order.
+      llvm::sort(Ks, [](const ConstructionFact *A, const ConstructionFact *B) {
+        return A->At < B->At;
+      });
+    }
+    for (const ConstructionFact *K : Ks) {
+      // Evidence found while following arguments belongs to the
+      // constructions that leave the field empty, which are named instead.
+      std::vector<Evidence> Ignored;
+      switch (stateIn(*K, F, Ignored, Depth)) {
+      case FieldState::Set:
+        T.Set += K->Count;
+        break;
+      case FieldState::Empty:
+        T.Empty += K->Count;
+        T.Empties.push_back(K);
+        break;
+      case FieldState::Unknown:
+        T.Unknown += K->Count;
+        break;
+      case FieldState::Conditional:
+        T.Conditional += K->Count;
+        break;
+      }
+    }
+    return T;
+  }
+
+  Evidence constructionNote(const ConstructionFact &K, const SourceFacts &F) {
+    const SourceFacts *Class = Facts.find(F.Owner);
+    return {constructionLeavesEmptyNote(Class ? StringRef(Class->Name) : "",
+                                        K.CtorName, F.Name, K.At.Function,
+                                        K.At.shortText()),
+            K.At};
+  }
+
+  /// A field set only after construction (every constructor leaves it
+  /// empty, something sets it later), called while the object is being
+  /// constructed or destroyed.
+  Emptiness judgeLifecycle(const SourceFacts &F, std::vector<Evidence> &Why) {
+    if (C.During == Candidate::Lifecycle::None || C.LifecycleClass != F.Owner ||
+        !F.SetAt.valid() || F.Constructors.empty() ||
+        any_of(F.Constructors,
+               [](const auto &E) { return E.second.SetsField; }))
+      return Emptiness::Unknown;
+    Why.push_back({setOnlyAfterConstructionNote(
+                       F.Name, F.SetAt.Function, F.SetAt.shortText(),
+                       C.During == Candidate::Lifecycle::Destructor),
+                   F.SetAt});
+    return Emptiness::MayBeEmpty;
+  }
+
+  /// Empties anywhere in the project, and values from sources that may be
+  /// empty assigned to it after construction.
+  Emptiness judgeEmpties(const SourceFacts &F, std::vector<Evidence> &Why,
+                         unsigned Depth) {
+    if (F.EmptiedAt.valid()) {
+      Why.push_back({emptiedInNote(F.Name, F.EmptiedAt.Function,
+                                   F.EmptiedAt.shortText()),
+                     F.EmptiedAt});
+      return Emptiness::MayBeEmpty;
+    }
+    for (const auto &[Key, At] : F.AssignedFrom) {
+      std::vector<Evidence> Inner;
+      if (!mayBeEmpty(judge(Key, F.Name, Inner, Depth + 1)))
+        continue;
+      const SourceFacts *Src = Facts.find(Key);
+      Why.push_back({assignedFromNote(F.Name, Src ? Src->Name : Key,
+                                      At.Function, At.shortText()),
+                     At});
+      append_range(Why, Inner);
+      return Emptiness::MayBeEmpty;
+    }
+    return Emptiness::Unknown;
+  }
+
+  Emptiness judgeField(const SourceFacts &F, std::vector<Evidence> &Why,
+                       unsigned Depth) {
+    if (judgeLifecycle(F, Why) == Emptiness::MayBeEmpty)
+      return Emptiness::MayBeEmpty;
+    Tally T = tally(F, Depth);
+    // No construction sets it, and nothing sets it afterwards.
+    if (T.onlyEmpty() && !F.SetAt.valid()) {
+      const SourceFacts *Class = Facts.find(F.Owner);
+      if (!C.Construction || C.ConstructedClass != F.Owner)
+        Why.push_back({neverSetNote(F.Name, Class ? Class->Name : "",
+                                    T.total()),
+                       T.Empties.front()->At});
+      for (size_t I = 0; I < T.Empties.size() && I < MaxConstructionNotes; ++I)
+        Why.push_back(constructionNote(*T.Empties[I], F));
+      return Emptiness::MayBeEmpty;
+    }
+    if (judgeEmpties(F, Why, Depth) == Emptiness::MayBeEmpty)
+      return Emptiness::MayBeEmpty;
+    if (!T.total())
+      return judgeByConstructors(F, Why);
+    if (T.allSet())
+      return Emptiness::NonEmpty;
+    if (!T.Empty && !T.Conditional)
+      return belief(F, Why); // Set, or of unknown state.
+    // Per mode: some constructions set it and some do not (or only under a
+    // condition the call does not test). Only more evidence ties the call to
+    // an empty one; the construction is named either way, for StrictMode.
+    if (!T.Empties.empty())
+      Why.push_back(constructionNote(*T.Empties.front(), F));
+    return belief(F, Why) == Emptiness::MayBeEmpty ? Emptiness::MayBeEmpty
+                                                   : Emptiness::Unknown;
+  }
+
+  /// The rule when the project constructs the class nowhere (a library
+  /// scanned alone): the constructors it has decide.
+  Emptiness judgeByConstructors(const SourceFacts &F,
+                                std::vector<Evidence> &Why) {
+    auto Unset = find_if(F.Constructors, [&](const auto &Entry) {
+      const CtorFact &Ctor = Entry.second;
+      return !Ctor.SetsField ||
+             (!Ctor.Condition.empty() && !holds(Ctor.Condition));
+    });
+    bool AllSet = Unset == F.Constructors.end();
+    // Set from outside (two-phase setup, a setter): a constructor that
+    // leaves it empty says nothing about the objects that are called.
+    if (!AllSet && !F.SetAt.valid()) {
+      const CtorFact &Ctor = Unset->second;
+      Why.push_back({Ctor.SetsField ? setOnlyWhenNote(F.Name, Ctor.Name,
+                                                      Ctor.ConditionText,
+                                                      Ctor.Loc.shortText())
+                                    : notSetByConstructorNote(
+                                          F.Name, Ctor.Name,
+                                          Ctor.Loc.shortText()),
+                     Ctor.Loc});
+      return Emptiness::MayBeEmpty;
+    }
+    // Set by every constructor and never emptied: not a source, even if
+    // some code tests it defensively.
+    if (!F.Constructors.empty() && AllSet)
+      return Emptiness::NonEmpty;
+    return belief(F, Why);
+  }
+
+  Emptiness judgeParameter(const SourceFacts &P, std::vector<Evidence> &Why,
+                           unsigned Depth) {
+    // Calls through the methods it overrides dispatch here too.
+    ArgFacts Args = P.Args;
+    for (const std::string &O : P.Overrides)
+      if (const SourceFacts *Base = Facts.find(O))
+        Args.merge(Base->Args);
+    if (Args.Empty) {
+      Why.push_back({passedEmptyNote(P.Name, P.Owner, Args.EmptyAt.Function,
+                                     Args.EmptyAt.shortText()),
+                     Args.EmptyAt});
+      return Emptiness::MayBeEmpty;
+    }
+    bool AllSet = Args.Set || !Args.From.empty();
+    for (const auto &[Key, At] : Args.From) {
+      std::vector<Evidence> Inner;
+      Emptiness E = judge(Key, P.Name, Inner, Depth + 1);
+      if (mayBeEmpty(E)) {
+        const SourceFacts *Src = Facts.find(Key);
+        Why.push_back({passedFromNote(P.Name, P.Owner, Src ? Src->Name : Key,
+                                      At.Function, At.shortText()),
+                       At});
+        append_range(Why, Inner);
+        return Emptiness::MayBeEmpty;
+      }
+      AllSet &= E == Emptiness::NonEmpty;
+    }
+    // Every call sets it: that wins over a defensive test.
+    if (AllSet && !Args.Unknown)
+      return Emptiness::NonEmpty;
+    return belief(P, Why);
+  }
+
+  const ProjectFacts &Facts;
+  const Candidate &C;
+  const Regex &PolicyNames;
+  /// Keys being judged, to cut cycles (a parameter passed on to itself).
+  StringSet<> Visiting;
+};
+
+/// The keys S's judgement may consult.
+void referencedKeys(const SourceFacts &S, std::vector<std::string> &Out) {
+  if (!S.Owner.empty() && S.Kind == SourceKind::Field)
+    Out.push_back(S.Owner);
+  for (const auto &Entry : S.Args.From)
+    Out.push_back(Entry.first);
+  for (const auto &Entry : S.AssignedFrom)
+    Out.push_back(Entry.first);
+  append_range(Out, S.Overrides);
+  for (const auto &Entry : S.Constructions)
+    for (const ValueState &V : Entry.second.Args)
+      append_range(Out, V.Keys);
+  for (const auto &Entry : S.Constructors)
+    for (StringRef Atom : split(Entry.second.Condition, '&'))
+      Out.push_back(memberOfAtom(Atom).str());
+}
+
+} // namespace
+
+ProjectFacts relevantFacts(ArrayRef<const ProjectFacts *> From,
+                           ArrayRef<Candidate> Cs) {
+  std::vector<std::string> Work;
+  for (const Candidate &C : Cs) {
+    append_range(Work, C.Keys);
+    for (StringRef G : C.Guards)
+      Work.push_back(memberOfAtom(G).str());
+    if (C.Construction)
+      for (const ValueState &V : C.Construction->Args)
+        append_range(Work, V.Keys);
+  }
+  ProjectFacts Out;
+  StringSet<> Seen;
+  while (!Work.empty()) {
+    std::string Key = Work.back();
+    Work.pop_back();
+    if (Key.empty() || !Seen.insert(Key).second)
+      continue;
+    for (const ProjectFacts *F : From)
+      if (const SourceFacts *S = F ? F->find(Key) : nullptr) {
+        Out.get(Key, S->Kind, S->Name).merge(*S);
+        referencedKeys(*S, Work);
+      }
+  }
+  return Out;
+}
+
+Resolution resolve(const ProjectFacts &Facts, const Candidate &C,
+                   const Regex &PolicyNames) {
+  Resolution R;
+  Resolver Judge(Facts, C, PolicyNames);
+  bool AnyMayBeEmpty = false, AllJudged = true;
+  for (const std::string &Key : C.Keys) {
+    std::vector<Evidence> Why;
+    Emptiness E = Judge.judge(Key, C.Name, Why, 0);
+    AllJudged &= E != Emptiness::Unknown;
+    AnyMayBeEmpty |= mayBeEmpty(E);
+    // StrictMode names whatever evidence there is, also where it does not
+    // suffice on its own.
+    if (mayBeEmpty(E) || C.Strict)
+      append_range(R.Notes, Why);
+  }
+  // StrictMode reports every call of unknown origin, whatever the facts.
+  R.Report = C.Strict || (AllJudged && (AnyMayBeEmpty || C.EmptyLocally));
+  if (!R.Report)
+    R.Notes.clear();
+  return R;
+}
+
+Resolution resolve(const ProjectFacts &Facts, const Candidate &C) {
+  return resolve(Facts, C, Regex(C.PolicyNames, Regex::IgnoreCase));
+}
+
+} // namespace wrapguard

@@ -1,0 +1,178 @@
+// RUN: %check_wrapguard %s %t
+
+// Member lifecycle: when a member is set decides where it can be empty.
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <utility>
+
+using Fn = std::function<void()>;
+
+// Set only after construction, by a factory's two-phase set-up: empty in the
+// destructor, which also runs when the set-up never happened.
+class Resource {
+public:
+  Resource() {}
+  ~Resource() { release(); }
+  // CHECK-NOTES: :[[@LINE-1]]:17: warning: call through possibly empty callable 'release' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-2]]:17: note: 'Resource::release' is set only after construction, in 'Resource::create' ({{.*}}.cpp:25); the destructor also runs for objects where that never happened
+  static std::unique_ptr<Resource> create();
+  Fn release;
+};
+std::unique_ptr<Resource> Resource::create() {
+  auto r = std::make_unique<Resource>();
+  r->release = [] {};
+  return r;
+}
+
+// Emptied anywhere in the project, by any spelling.
+struct Channel {
+  Channel() : on_close([] {}), on_open([] {}), on_data([] {}) {}
+  void close() { on_close(); }
+  // CHECK-NOTES: :[[@LINE-1]]:18: warning: call through possibly empty callable 'on_close' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-2]]:18: note: 'Channel::on_close' is made empty in 'shutdown' ({{.*}}.cpp:43)
+  void open() { on_open(); }
+  // CHECK-NOTES: :[[@LINE-1]]:17: warning: call through possibly empty callable 'on_open' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-2]]:17: note: 'Channel::on_open' is made empty in 'rewire' ({{.*}}.cpp:44)
+  void data() { on_data(); }
+  // CHECK-NOTES: :[[@LINE-1]]:17: warning: call through possibly empty callable 'on_data' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-2]]:17: note: 'Channel::on_data' is made empty in 'steal' ({{.*}}.cpp:45)
+  Fn on_close, on_open, on_data;
+};
+void shutdown(Channel &c) { c.on_close = {}; }
+void rewire(Channel *c) { c->on_open = Fn(); }
+Fn steal(Channel &c) { return std::move(c.on_data); }
+
+// Reached through a handle: the same member.
+struct Node {
+  Node() : visit([] {}) {}
+  Fn visit;
+};
+struct NodeRef {
+  Node *operator->() const { return n; }
+  Node *get() const { return n; }
+  Node *n;
+};
+void reset_node(NodeRef r) { r->visit = nullptr; }
+void walk(NodeRef r) {
+  r->visit();
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: call through possibly empty callable 'r->visit' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-2]]:3: note: check that 'r->visit' is not empty before this call, e.g. 'if (r->visit)'
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: 'Node::visit' is made empty in 'reset_node' ({{.*}}.cpp:57)
+  r.get()->visit();
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: call through possibly empty callable 'r.get()->visit' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-2]]:3: note: check that 'r.get()->visit' is not empty before this call, e.g. 'if (r.get()->visit)'
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: 'Node::visit' is made empty in 'reset_node' ({{.*}}.cpp:57)
+}
+
+// Set in the constructor body, by any means: never a source.
+struct Holder {
+  Holder() {
+    owned.reset(new Fn([] {}));
+    made = std::make_unique<Fn>([] {});
+    maybe.emplace([] {});
+    Fn local = [] {};
+    swapped.swap(local);
+  }
+  void run() {
+    (*owned)();   // no-warning
+    (*made)();    // no-warning
+    (*maybe)();   // no-warning
+    swapped();    // no-warning
+  }
+  std::unique_ptr<Fn> owned, made;
+  std::optional<Fn> maybe;
+  Fn swapped;
+};
+Holder make_holder() { return Holder(); }
+
+// Class invariants: set under a condition kept in a member nothing changes
+// afterwards, and called under the same condition.
+class Sampler {
+public:
+  Sampler(bool use, Fn cb) : use_cb_(use) {
+    if (use_cb_)
+      cb_ = std::move(cb);
+  }
+  void step() {
+    if (use_cb_)
+      cb_(); // no-warning
+  }
+  void step_unguarded() { cb_(); }
+  // CHECK-NOTES: :[[@LINE-1]]:27: warning: call through possibly empty callable 'cb_' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-2]]:27: note: 'Sampler::cb_' is set by the constructor 'Sampler(bool, Fn)' only when 'use_cb_' holds ({{.*}}.cpp:94)
+private:
+  const bool use_cb_;
+  Fn cb_;
+};
+
+enum class Mode { Train, Eval };
+class Loop {
+public:
+  explicit Loop(Mode m) : mode_(m) {
+    if (mode_ == Mode::Train)
+      on_batch_ = [] {};
+  }
+  void batch() {
+    if (mode_ != Mode::Train)
+      return;
+    on_batch_(); // no-warning
+  }
+private:
+  Mode mode_;
+  Fn on_batch_;
+};
+
+// A flag set on exactly the branches that set the callable.
+class Reporter {
+public:
+  explicit Reporter(int level) {
+    if (level > 0) {
+      sink_ = [] {};
+      has_sink_ = true;
+    }
+  }
+  void report() {
+    if (!has_sink_)
+      return;
+    sink_(); // no-warning
+  }
+private:
+  bool has_sink_ = false;
+  Fn sink_;
+};
+
+// The same condition, in a member that a method changes later: no
+// invariant, so the guarded call is not cleared.
+class Phase {
+public:
+  explicit Phase(Mode m) : mode_(m) {
+    if (mode_ == Mode::Train)
+      on_batch_ = [] {};
+  }
+  void set_mode(Mode m) { mode_ = m; }
+  void batch() {
+    if (mode_ == Mode::Train)
+      on_batch_();
+      // CHECK-NOTES: :[[@LINE-1]]:7: warning: call through possibly empty callable 'on_batch_' [wrapguard-unchecked-policy-call]
+      // CHECK-NOTES: :[[@LINE-2]]:7: note: check that 'on_batch_' is not empty before this call, e.g. 'if (on_batch_)'
+      // CHECK-NOTES: :[[@LINE-3]]:7: note: 'Phase::on_batch_' is set by the constructor 'Phase(Mode)' only when 'mode_ == Mode::Train' holds ({{.*}}.cpp:150)
+  }
+private:
+  Mode mode_;
+  Fn on_batch_;
+};
+
+// Set only after construction, called while constructing.
+class Plugin {
+public:
+  Plugin() { log_(); }
+  // CHECK-NOTES: :[[@LINE-1]]:14: warning: call through callable 'log_', which is always empty here [wrapguard-unchecked-policy-call]
+  static Plugin *load() {
+    Plugin *p = new Plugin();
+    p->log_ = [] {};
+    return p;
+  }
+  Fn log_;
+};
