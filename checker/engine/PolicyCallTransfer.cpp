@@ -78,6 +78,17 @@ MapMember mapMemberOf(const CXXMethodDecl &M) {
       .Default(MapMember::Other);
 }
 
+/// Whether a pointer of type PtrTy may point at a location of type LocTy as
+/// the framework reads it: the same type up to qualifiers. Member pointers
+/// are never dereferenced by the framework.
+bool samePointee(QualType LocTy, QualType PtrTy) {
+  const auto *PT = PtrTy->getAs<PointerType>();
+  if (!PT)
+    return true;
+  return LocTy.getCanonicalType().getUnqualifiedType() ==
+         PT->getPointeeType().getCanonicalType().getUnqualifiedType();
+}
+
 //===----------------------------------------------------------------------===//
 // Writing states.
 //===----------------------------------------------------------------------===//
@@ -754,13 +765,23 @@ void Transfer::pointerCast(const CastExpr &Cast, Bools B) {
 }
 
 /// A cast that keeps a pointer callable's value keeps its state.
+/// The framework reads `*p` as an object of p's pointee location's type, so a
+/// cast that changes the pointee type (`static_cast<Fn *>(void_ptr)`, a
+/// base-to-derived cast) gets a pointer of its own, to an object of the new
+/// type: handing on the operand's value made the framework copy a `void`
+/// location as a record, and crash.
 void Transfer::propagatePointer(const CastExpr &Cast) {
   CallableKind K = W.kindOf(Cast);
   if (!Cast.isPRValue() || K == CallableKind::None || isRecordKind(K) ||
       Env.getValue(Cast))
     return;
-  if (Value *V = Env.getValue(*Cast.getSubExpr()))
-    Env.setValue(Cast, *V);
+  auto *PV = valueAs<PointerValue>(Env, *Cast.getSubExpr());
+  if (!PV)
+    return;
+  if (samePointee(PV->getPointeeLoc().getType(), Cast.getType()))
+    return Env.setValue(Cast, *PV);
+  Env.setValue(Cast, W.makePointer(Cast.getType(),
+                                   W.stateOrUnknown(*Cast.getSubExpr())));
 }
 
 /// `static_cast<bool>(f)`, the integer casts around __builtin_expect in
