@@ -444,6 +444,7 @@ public:
   void VisitBinaryOperator(const BinaryOperator *BO);
   void VisitUnaryOperator(const UnaryOperator *UO);
   void VisitCastExpr(const CastExpr *Cast);
+  void VisitStmtExpr(const StmtExpr *SE);
   void VisitCXXNewExpr(const CXXNewExpr *E) {
     W.setPointerState(*E, W.nonEmptyState());
   }
@@ -757,6 +758,20 @@ void Transfer::VisitCastExpr(const CastExpr *Cast) {
   default:
     return;
   }
+}
+
+/// `({ ...; e; })` has e's value, which the framework does not hand on: a
+/// guard computed in a statement expression (`if (({ ok; }))`) was lost. A
+/// record's result object is the framework's to propagate.
+void Transfer::VisitStmtExpr(const StmtExpr *SE) {
+  const CompoundStmt *Body = SE->getSubStmt();
+  const auto *Last =
+      Body->body_empty() ? nullptr : dyn_cast<Expr>(Body->body_back());
+  if (!Last || !SE->isPRValue() || SE->getType()->isRecordType() ||
+      Env.getValue(*SE))
+    return;
+  if (Value *V = Env.getValue(*Last))
+    Env.setValue(*SE, *V);
 }
 
 void Transfer::pointerCast(const CastExpr &Cast, Bools B) {
