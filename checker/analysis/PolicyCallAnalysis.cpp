@@ -3,6 +3,7 @@
 #include "PolicyCallAnalysis.h"
 #include "BodyIndex.h"
 #include "CallableTypes.h"
+#include "Constructs.h"
 #include "FactsCollector.h"
 #include "FixIts.h"
 #include "OpenMPCopies.h"
@@ -93,8 +94,9 @@ private:
                                                const FunctionDecl &FD);
   bool addPrivateCopyNote(const CallSite &Site, const FunctionDecl &FD,
                           StringRef Name, Finding &F);
-  /// FD's OpenMP copies, built for the function last asked about.
-  const OpenMPCopies &copiesIn(const FunctionDecl &FD);
+  /// FD's OpenMP copies, built for the function last asked about; null
+  /// when it has no OpenMP directive.
+  const OpenMPCopies *copiesIn(const FunctionDecl &FD);
   std::unique_ptr<OpenMPCopies> Copies;
   const FunctionDecl *CopiesOf = nullptr;
   void addOriginNote(const CallSite &Site, const FunctionDecl &FD,
@@ -225,7 +227,7 @@ PolicyCallAnalyzer::Impl::latestOrigin(const CallSite &Site,
     return std::nullopt;
   // The syntax cannot tell a region's own copy's assignments from the
   // original's: no note rather than a wrong one.
-  if (copiesIn(FD).copies(*V))
+  if (const OpenMPCopies *Copies = copiesIn(FD); Copies && Copies->copies(*V))
     return std::nullopt;
   const SourceManager &SM = Ctx.getSourceManager();
   return Indexes.of(FD).latestBefore(
@@ -282,12 +284,14 @@ static bool addSubscriptNote(const Expr *E, const CallableTypes &Types,
   return true;
 }
 
-const OpenMPCopies &PolicyCallAnalyzer::Impl::copiesIn(const FunctionDecl &FD) {
+const OpenMPCopies *PolicyCallAnalyzer::Impl::copiesIn(const FunctionDecl &FD) {
   if (CopiesOf != &FD) {
-    Copies = std::make_unique<OpenMPCopies>(FD, Types);
     CopiesOf = &FD;
+    Copies.reset();
+    if (scanConstructs(FD).OpenMP)
+      Copies = std::make_unique<OpenMPCopies>(FD, Types);
   }
-  return *Copies;
+  return Copies.get();
 }
 
 /// A call through an OpenMP private copy that does not start as a copy of
@@ -299,7 +303,8 @@ bool PolicyCallAnalyzer::Impl::addPrivateCopyNote(const CallSite &Site,
   const auto *DRE = dyn_cast<DeclRefExpr>(stripNoise(Site.Callable));
   if (!DRE)
     return false;
-  const OpenMPCopies::Copy *C = copiesIn(FD).copyAt(*DRE);
+  const OpenMPCopies *Copies = copiesIn(FD);
+  const OpenMPCopies::Copy *C = Copies ? Copies->copyAt(*DRE) : nullptr;
   if (!C || C->FromOriginal)
     return false;
   bool Record = isRecordKind(Types.classify(C->Var->getType()));

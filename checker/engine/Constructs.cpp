@@ -21,6 +21,7 @@ public:
   bool TraverseCXXRecordDecl(CXXRecordDecl *) { return true; }
 
   bool VisitOMPExecutableDirective(OMPExecutableDirective *D) {
+    Scan.OpenMP = true;
     // The CFG lays out the statement inside a directive's captured
     // statements (combined directives nest several) in place.
     Stmt *S = D->hasAssociatedStmt() ? D->getAssociatedStmt() : nullptr;
@@ -38,12 +39,12 @@ public:
            found(ObjectSuspensionConstruct);
   }
 
-  llvm::StringRef Found;
+  ConstructScan Scan;
 
 private:
   /// Stops the walk.
   bool found(llvm::StringRef Construct) {
-    Found = Construct;
+    Scan.Unsupported = Construct;
     return false;
   }
   llvm::SmallPtrSet<const CapturedStmt *, 4> OpenMPCaptures;
@@ -51,10 +52,10 @@ private:
 
 } // namespace
 
-llvm::StringRef unsupportedConstruct(const FunctionDecl &FD) {
+ConstructScan scanConstructs(const FunctionDecl &FD) {
   ConstructFinder Finder;
   Finder.TraverseStmt(FD.getBody());
-  return Finder.Found;
+  return Finder.Scan;
 }
 
 } // namespace wrapguard

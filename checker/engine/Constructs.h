@@ -17,15 +17,23 @@
 
 namespace wrapguard {
 
-/// The first construct in FD's body that the engine does not analyse, as
-/// Wording.h names it, or "":
-///  - a captured statement outside an OpenMP directive
-///    (`#pragma clang __debug captured`): the CFG keeps its body out of the
-///    function's flow, so its effects would be lost;
-///  - a co_await or co_yield whose result is an object: the framework's
-///    result-object map crashes on it (Clang 19).
-/// A lambda's body is left to its own analysis.
-llvm::StringRef unsupportedConstruct(const clang::FunctionDecl &FD);
+/// What one walk over FD's body finds.
+struct ConstructScan {
+  /// The first construct in the body that the engine does not analyse, as
+  /// Wording.h names it, or "":
+  ///  - a captured statement outside an OpenMP directive
+  ///    (`#pragma clang __debug captured`): the CFG keeps its body out of the
+  ///    function's flow, so its effects would be lost;
+  ///  - a co_await or co_yield whose result is an object: the framework's
+  ///    result-object map crashes on it (Clang 19).
+  llvm::StringRef Unsupported;
+  /// The body has an OpenMP directive, whose clauses may copy callables
+  /// (OpenMPCopies); most bodies have none and skip that walk.
+  bool OpenMP = false;
+};
+
+/// Scans FD's body; a lambda's body is left to its own analysis.
+ConstructScan scanConstructs(const clang::FunctionDecl &FD);
 
 } // namespace wrapguard
 

@@ -28,10 +28,10 @@ Emptiness judgeState(const CallableState &S, const PathQuery &Q) {
 PolicyCallModel::PolicyCallModel(ASTContext &Ctx, Environment &Env,
                                  const CallableTypes &Types,
                                  CallResultOracle &Oracle, PathFacts &Facts,
-                                 const OpenMPCopies &Copies)
+                                 const OpenMPCopies *Copies)
     : DataflowAnalysis(Ctx), Types(Types), Oracle(Oracle), Facts(Facts) {
-  if (!Copies.empty())
-    OpenMP = std::make_unique<OpenMPObjects>(Copies);
+  if (Copies && !Copies->empty())
+    OpenMP = std::make_unique<OpenMPObjects>(*Copies);
   QualType BoolTy = Ctx.BoolTy;
   const CallableTypes *T = &Types;
   Env.getDataflowAnalysisContext().setSyntheticFieldCallback(
@@ -219,12 +219,17 @@ llvm::Error runPolicyCallModel(
     CallResultOracle &Oracle, std::int64_t MaxSolverIterations,
     std::int32_t MaxBlockVisits,
     llvm::function_ref<void(const CFGElement &, const PathQuery &)> Visit) {
-  if (llvm::StringRef C = unsupportedConstruct(FD); !C.empty())
-    return llvm::make_error<AnalysisSkipped>(SkipReason::construct(C));
-  OpenMPCopies Copies(FD, Types);
-  if (!Copies.unsupported().empty())
+  ConstructScan Scan = scanConstructs(FD);
+  if (!Scan.Unsupported.empty())
     return llvm::make_error<AnalysisSkipped>(
-        SkipReason::construct(Copies.unsupported()));
+        SkipReason::construct(Scan.Unsupported));
+  std::optional<OpenMPCopies> Copies;
+  if (Scan.OpenMP) {
+    Copies.emplace(FD, Types);
+    if (!Copies->unsupported().empty())
+      return llvm::make_error<AnalysisSkipped>(
+          SkipReason::construct(Copies->unsupported()));
+  }
   llvm::Expected<AdornedCFG> CFG = AdornedCFG::build(FD);
   if (!CFG)
     return CFG.takeError();
@@ -233,7 +238,8 @@ llvm::Error runPolicyCallModel(
   Environment Env(DACtx, FD);
   PathFacts Facts;
   Facts.setSolver(&Solver);
-  PolicyCallModel Model(Ctx, Env, Types, Oracle, Facts, Copies);
+  PolicyCallModel Model(Ctx, Env, Types, Oracle, Facts,
+                        Copies ? &*Copies : nullptr);
   CFGEltCallbacksTypeErased Callbacks;
   Callbacks.Before = [&](const CFGElement &Elt,
                          const TypeErasedDataflowAnalysisState &State) {

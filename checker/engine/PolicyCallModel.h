@@ -46,7 +46,7 @@ class PolicyCallModel
 public:
   PolicyCallModel(clang::ASTContext &Ctx, clang::dataflow::Environment &Env,
                   const CallableTypes &Types, CallResultOracle &Oracle,
-                  PathFacts &Facts, const OpenMPCopies &Copies);
+                  PathFacts &Facts, const OpenMPCopies *Copies);
 
   static PathLattice initialElement() { return {}; }
 
