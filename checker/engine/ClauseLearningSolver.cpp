@@ -3,6 +3,9 @@
 #include "ClauseLearningSolver.h"
 #include "clang/Analysis/FlowSensitive/CNFFormula.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -14,6 +17,44 @@ namespace {
 enum Value : std::int8_t { False = 0, True = 1, Unassigned = -1 };
 
 constexpr std::uint32_t NoReason = ~0u;
+
+/// Clauses back to back in one array, each preceded by its size, and named
+/// by the offset of its first literal: a function's flow condition makes
+/// hundreds of thousands of them, and one allocation each cost more than the
+/// search.
+class ClauseDB {
+public:
+  /// Adds a clause with distinct literals; returns its name.
+  std::uint32_t add(llvm::ArrayRef<Literal> C) {
+    Lits.push_back(C.size());
+    std::uint32_t Name = Lits.size();
+    Lits.insert(Lits.end(), C.begin(), C.end());
+    return Name;
+  }
+  /// Adds C unless it always holds (a literal and its negation), without
+  /// the literals it repeats (`a && a`).
+  void addNormalised(std::initializer_list<Literal> C) {
+    llvm::SmallVector<Literal, 4> Kept;
+    for (Literal L : C) {
+      if (llvm::is_contained(Kept, notLit(L)))
+        return;
+      if (!llvm::is_contained(Kept, L))
+        Kept.push_back(L);
+    }
+    add(Kept);
+  }
+  llvm::MutableArrayRef<Literal> operator[](std::uint32_t Name) {
+    return {&Lits[Name], Lits[Name - 1]};
+  }
+  /// Every clause's name, in the order added.
+  template <typename Fn> void forEach(Fn F) {
+    for (std::uint32_t Name = 1; Name < Lits.size(); Name += Lits[Name - 1] + 1)
+      F(Name);
+  }
+
+private:
+  std::vector<Literal> Lits;
+};
 
 /// Unassigned variables ordered by activity, most active first: MiniSat's
 /// indexed binary heap.
@@ -80,9 +121,112 @@ private:
   std::vector<int> Pos;
 };
 
+/// Tseitin's encoding of the framework's formulas into clauses: one
+/// variable per atom and per distinct connective (formulas are shared, so
+/// each is encoded once), a negation being the negated literal.
+class Encoder {
+public:
+  /// Asserts F: its literal, or each conjunct of a top-level conjunction.
+  void assertFormula(const Formula &F) {
+    if (F.kind() == Formula::And) {
+      for (const Formula *Op : F.operands())
+        assertFormula(*Op);
+      return;
+    }
+    Clauses.addNormalised({encode(F)});
+  }
+
+  ClauseDB Clauses;
+  /// The variable of each atom, for the model.
+  llvm::DenseMap<Variable, Atom> Atoms;
+  Variable LargestVar = 0;
+
+private:
+  Literal encode(const Formula &Root);
+  Literal define(const Formula &F);
+  Variable fresh() { return ++LargestVar; }
+  Literal trueLit() {
+    if (True == NullLit) {
+      True = posLit(fresh());
+      Clauses.addNormalised({True});
+    }
+    return True;
+  }
+
+  llvm::DenseMap<const Formula *, Literal> Lits;
+  llvm::DenseMap<Atom, Variable> AtomVars;
+  /// encode's work list, kept between formulas.
+  std::vector<std::pair<const Formula *, bool>> Stack;
+  Literal True = NullLit;
+};
+
+/// Post-order over the formula's DAG, without recursion: flow conditions
+/// nest as deep as the function is long.
+Literal Encoder::encode(const Formula &Root) {
+  if (auto It = Lits.find(&Root); It != Lits.end())
+    return It->second;
+  Stack.assign(1, {&Root, false});
+  while (!Stack.empty()) {
+    auto [F, Expanded] = Stack.back();
+    if (!Expanded) {
+      Stack.back().second = true;
+      for (const Formula *Op : F->operands())
+        if (!Lits.contains(Op))
+          Stack.push_back({Op, false});
+      continue;
+    }
+    Stack.pop_back();
+    // A shared operand may have been pushed twice before it was encoded.
+    if (!Lits.contains(F))
+      Lits[F] = define(*F);
+  }
+  return Lits.lookup(&Root);
+}
+
+/// The literal of F, whose operands are encoded.
+Literal Encoder::define(const Formula &F) {
+  if (F.kind() == Formula::AtomRef) {
+    auto [It, New] = AtomVars.try_emplace(F.getAtom(), 0);
+    if (New) {
+      It->second = fresh();
+      Atoms[It->second] = F.getAtom();
+    }
+    return posLit(It->second);
+  }
+  if (F.kind() == Formula::Literal)
+    return F.literal() ? trueLit() : notLit(trueLit());
+  Literal A = Lits.lookup(F.operands()[0]);
+  if (F.kind() == Formula::Not)
+    return notLit(A);
+  Literal B = Lits.lookup(F.operands()[1]);
+  Literal V = posLit(fresh());
+  switch (F.kind()) {
+  case Formula::And:
+    Clauses.addNormalised({notLit(V), A});
+    Clauses.addNormalised({notLit(V), B});
+    Clauses.addNormalised({V, notLit(A), notLit(B)});
+    break;
+  case Formula::Implies:
+    A = notLit(A);
+    [[fallthrough]];
+  case Formula::Or:
+    Clauses.addNormalised({notLit(V), A, B});
+    Clauses.addNormalised({V, notLit(A)});
+    Clauses.addNormalised({V, notLit(B)});
+    break;
+  default: // Formula::Equal
+    Clauses.addNormalised({notLit(V), notLit(A), B});
+    Clauses.addNormalised({notLit(V), A, notLit(B)});
+    Clauses.addNormalised({V, A, B});
+    Clauses.addNormalised({V, notLit(A), notLit(B)});
+    break;
+  }
+  return V;
+}
+
 class CDCL {
 public:
-  CDCL(const CNFFormula &CNF, std::int64_t &Budget);
+  CDCL(Encoder &E, std::int64_t &Budget);
   Solver::Result::Status solve();
   /// The value of V in the model found; unassigned reads as true.
   bool isTrue(Variable V) const { return Val[V] != False; }
@@ -95,7 +239,7 @@ private:
   }
   unsigned level() const { return TrailLim.size(); }
   void assign(Literal L, std::uint32_t Reason);
-  void addClause(std::vector<Literal> Lits);
+  void attach(std::uint32_t C);
   std::uint32_t propagate();
   bool propagateClause(std::uint32_t C, Literal FalseLit, bool &Conflict);
   unsigned analyze(std::uint32_t Conflict, std::vector<Literal> &Learnt);
@@ -104,10 +248,12 @@ private:
   bool decide();
 
   std::int64_t &Budget;
-  std::vector<std::vector<Literal>> Clauses;
+  ClauseDB Clauses;
   /// Per literal, the clauses that watch it (it is their first or second
   /// literal); visited when it becomes false.
-  std::vector<std::vector<std::uint32_t>> Watches;
+  /// Most literals are watched by a clause or two: inline storage spares
+  /// an allocation each.
+  std::vector<llvm::SmallVector<std::uint32_t, 2>> Watches;
   std::vector<Value> Val, Phase;
   std::vector<unsigned> Levels;
   std::vector<std::uint32_t> Reasons;
@@ -121,17 +267,13 @@ private:
   bool Contradiction = false;
 };
 
-CDCL::CDCL(const CNFFormula &CNF, std::int64_t &Budget)
-    : Budget(Budget), Watches(2 * CNF.largestVar() + 2),
-      Val(CNF.largestVar() + 1, Unassigned), Phase(CNF.largestVar() + 1, False),
-      Levels(CNF.largestVar() + 1, 0), Reasons(CNF.largestVar() + 1, NoReason),
-      Activity(CNF.largestVar() + 1, 0), Order(Activity),
-      Seen(CNF.largestVar() + 1, 0) {
-  Contradiction = CNF.knownContradictory();
-  for (ClauseID C = 1; C <= CNF.numClauses() && !Contradiction; ++C) {
-    llvm::ArrayRef<Literal> Lits = CNF.clauseLiterals(C);
-    addClause(std::vector<Literal>(Lits.begin(), Lits.end()));
-  }
+CDCL::CDCL(Encoder &E, std::int64_t &Budget)
+    : Budget(Budget), Clauses(std::move(E.Clauses)),
+      Watches(2 * E.LargestVar + 2), Val(E.LargestVar + 1, Unassigned),
+      Phase(E.LargestVar + 1, False), Levels(E.LargestVar + 1, 0),
+      Reasons(E.LargestVar + 1, NoReason), Activity(E.LargestVar + 1, 0),
+      Order(Activity), Seen(E.LargestVar + 1, 0) {
+  Clauses.forEach([&](std::uint32_t C) { attach(C); });
 }
 
 void CDCL::assign(Literal L, std::uint32_t Reason) {
@@ -143,21 +285,19 @@ void CDCL::assign(Literal L, std::uint32_t Reason) {
 }
 
 /// An original clause, at level 0: a unit is assigned at once.
-void CDCL::addClause(std::vector<Literal> Lits) {
+void CDCL::attach(std::uint32_t C) {
+  llvm::MutableArrayRef<Literal> Lits = Clauses[C];
   for (Literal L : Lits)
     Order.insert(var(L));
-  if (Lits.size() == 1) {
-    Value V = valueOf(Lits[0]);
-    if (V == False)
-      Contradiction = true;
-    else if (V == Unassigned)
-      assign(Lits[0], NoReason);
+  if (Lits.size() > 1) {
+    Watches[Lits[0]].push_back(C);
+    Watches[Lits[1]].push_back(C);
     return;
   }
-  std::uint32_t C = Clauses.size();
-  Watches[Lits[0]].push_back(C);
-  Watches[Lits[1]].push_back(C);
-  Clauses.push_back(std::move(Lits));
+  if (Lits.empty() || valueOf(Lits[0]) == False)
+    Contradiction = true;
+  else if (valueOf(Lits[0]) == Unassigned)
+    assign(Lits[0], NoReason);
 }
 
 /// Assigns what the trail implies; returns a conflicting clause, or
@@ -166,7 +306,7 @@ std::uint32_t CDCL::propagate() {
   while (QHead < Trail.size()) {
     --Budget;
     Literal FalseLit = notLit(Trail[QHead++]);
-    std::vector<std::uint32_t> &Ws = Watches[FalseLit];
+    llvm::SmallVector<std::uint32_t, 2> &Ws = Watches[FalseLit];
     size_t Kept = 0;
     for (size_t I = 0; I < Ws.size(); ++I) {
       bool Conflict = false;
@@ -189,7 +329,7 @@ std::uint32_t CDCL::propagate() {
 /// literal instead (false is returned: C leaves FalseLit's list), or
 /// implies its other watched literal, or is in conflict.
 bool CDCL::propagateClause(std::uint32_t C, Literal FalseLit, bool &Conflict) {
-  std::vector<Literal> &Lits = Clauses[C];
+  llvm::MutableArrayRef<Literal> Lits = Clauses[C];
   if (Lits[0] == FalseLit)
     std::swap(Lits[0], Lits[1]);
   if (valueOf(Lits[0]) == True)
@@ -226,8 +366,7 @@ unsigned CDCL::analyze(std::uint32_t Conflict, std::vector<Literal> &Learnt) {
   std::uint32_t C = Conflict;
   do {
     // A reason clause's first literal is the one it implied: P.
-    for (Literal Q :
-         llvm::ArrayRef(Clauses[C]).drop_front(P == NullLit ? 0 : 1)) {
+    for (Literal Q : Clauses[C].drop_front(P == NullLit ? 0 : 1)) {
       Variable V = var(Q);
       if (Seen[V] || Levels[V] == 0)
         continue;
@@ -309,10 +448,9 @@ Solver::Result::Status CDCL::solve() {
     if (Learnt.size() == 1) {
       assign(Learnt[0], NoReason);
     } else {
-      std::uint32_t C = Clauses.size();
+      std::uint32_t C = Clauses.add(Learnt);
       Watches[Learnt[0]].push_back(C);
       Watches[Learnt[1]].push_back(C);
-      Clauses.push_back(Learnt);
       assign(Learnt[0], C);
     }
     if (++Conflicts == RestartAt) {
@@ -329,9 +467,10 @@ Solver::Result solveWithClauseLearning(llvm::ArrayRef<const Formula *> Vals,
   if (Vals.empty())
     return Solver::Result::Satisfiable(
         llvm::DenseMap<Atom, Solver::Result::Assignment>());
-  llvm::DenseMap<Variable, Atom> Atomics;
-  CNFFormula CNF = buildCNF(Vals, Atomics);
-  CDCL Search(CNF, Budget);
+  Encoder E;
+  for (const Formula *F : Vals)
+    E.assertFormula(*F);
+  CDCL Search(E, Budget);
   switch (Search.solve()) {
   case Solver::Result::Status::Unsatisfiable:
     return Solver::Result::Unsatisfiable();
@@ -341,7 +480,7 @@ Solver::Result solveWithClauseLearning(llvm::ArrayRef<const Formula *> Vals,
     break;
   }
   llvm::DenseMap<Atom, Solver::Result::Assignment> Model;
-  for (const auto &[V, A] : Atomics)
+  for (const auto &[V, A] : E.Atoms)
     Model[A] = Search.isTrue(V) ? Solver::Result::Assignment::AssignedTrue
                                 : Solver::Result::Assignment::AssignedFalse;
   return Solver::Result::Satisfiable(std::move(Model));

@@ -8,11 +8,13 @@
 // the same failed sub-search once per later choice: from 200 branches on it
 // did not finish within the solver budget, and the function was skipped.
 //
-// This is a conflict-driven solver over the same CNF (the framework's
-// buildCNF): two watched literals per clause, first-UIP clause learning with
-// non-chronological backjumping, decisions by activity (VSIDS) with saved
-// phases, and restarts. A conflict is learnt once and never searched again,
-// which keeps these questions near-linear in the formula.
+// This is a conflict-driven solver: two watched literals per clause,
+// first-UIP clause learning with non-chronological backjumping, decisions by
+// activity (VSIDS) with saved phases, and restarts, over a Tseitin encoding
+// of the framework's formulas (each shared sub-formula encoded once; the
+// framework's own buildCNF cost more than the search). A conflict is learnt
+// once and never searched again, which keeps these questions near-linear in
+// the formula.
 //
 //===----------------------------------------------------------------------===//
 
