@@ -5,9 +5,11 @@
 #include "CallableTypes.h"
 #include "Captures.h"
 #include "Constructions.h"
+#include "Constructs.h"
 #include "FactsCollector.h"
 #include "FixIts.h"
 #include "Guards.h"
+#include "OpenMPCopies.h"
 #include "PolicyCallDiagnoser.h"
 #include "PolicyCallModel.h"
 #include "PolicySummaries.h"
@@ -79,7 +81,7 @@ public:
         Caps(Ctx, Types, Summaries, Opts) {}
 
   std::vector<Finding> analyze(const FunctionDecl &FD, AnalysisStatus *Status,
-                               std::string *Budget);
+                               SkipReason *Why);
 
   ASTContext &Ctx;
   AnalysisOptions Opts;
@@ -107,6 +109,13 @@ private:
   /// earlier mem-initializer of the field, or an event of a local.
   std::optional<BodyIndex::Event> latestOrigin(const CallSite &Site,
                                                const FunctionDecl &FD);
+  bool addPrivateCopyNote(const CallSite &Site, const FunctionDecl &FD,
+                          StringRef Name, Finding &F);
+  /// FD's OpenMP copies, built for the function last asked about; null
+  /// when it has no OpenMP directive.
+  const OpenMPCopies *copiesIn(const FunctionDecl &FD);
+  std::unique_ptr<OpenMPCopies> Copies;
+  const FunctionDecl *CopiesOf = nullptr;
   void addOriginNote(const CallSite &Site, const FunctionDecl &FD,
                      StringRef Name, Finding &F);
   /// A nullable-callable class's own operator() or invoke method calling
@@ -161,7 +170,7 @@ static const CXXCtorInitializer *earlierFieldInit(const CallSite &Site,
 
 std::vector<Finding> PolicyCallAnalyzer::Impl::analyze(const FunctionDecl &FD,
                                                        AnalysisStatus *Status,
-                                                       std::string *Budget) {
+                                                       SkipReason *Why) {
   auto SetStatus = [&](AnalysisStatus S) {
     if (Status)
       *Status = S;
@@ -185,19 +194,19 @@ std::vector<Finding> PolicyCallAnalyzer::Impl::analyze(const FunctionDecl &FD,
         llvm::append_range(Verdicts, Diagnoser(Elt, Q));
       });
   if (Err) {
-    // A budget that ran out names its option; any other error (a CFG that
-    // cannot be built) is a skip too, with no budget to name.
-    bool OverBudget = false;
+    // A budget that ran out or a construct names its reason; any other
+    // error (a CFG that cannot be built) is a silent skip.
+    AnalysisStatus S = AnalysisStatus::Skipped;
     llvm::handleAllErrors(
         std::move(Err),
-        [&](const BudgetExceeded &E) {
-          OverBudget = true;
-          if (Budget)
-            *Budget = E.option().str();
+        [&](const AnalysisSkipped &E) {
+          S = E.reason().isBudget() ? AnalysisStatus::BudgetExceeded
+                                    : AnalysisStatus::UnsupportedConstruct;
+          if (Why)
+            *Why = E.reason();
         },
         [](const llvm::ErrorInfoBase &) {});
-    SetStatus(OverBudget ? AnalysisStatus::BudgetExceeded
-                         : AnalysisStatus::Skipped);
+    SetStatus(S);
     return {};
   }
   SetStatus(AnalysisStatus::Analyzed);
@@ -343,6 +352,10 @@ PolicyCallAnalyzer::Impl::latestOrigin(const CallSite &Site,
   const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   if (!V || isa<ParmVarDecl>(V) || !V->isLocalVarDecl())
     return std::nullopt;
+  // The syntax cannot tell a region's own copy's assignments from the
+  // original's: no note rather than a wrong one.
+  if (const OpenMPCopies *Copies = copiesIn(FD); Copies && Copies->copies(*V))
+    return std::nullopt;
   const SourceManager &SM = Ctx.getSourceManager();
   return Indexes.of(FD).latestBefore(
       *V, SM.getExpansionLoc(Site.Call->getBeginLoc()), SM);
@@ -413,10 +426,39 @@ static bool addSubscriptNote(const Expr *E, const CallableTypes &Types,
   return true;
 }
 
+const OpenMPCopies *PolicyCallAnalyzer::Impl::copiesIn(const FunctionDecl &FD) {
+  if (CopiesOf != &FD) {
+    CopiesOf = &FD;
+    Copies.reset();
+    if (scanConstructs(FD).OpenMP)
+      Copies = std::make_unique<OpenMPCopies>(FD, Types);
+  }
+  return Copies.get();
+}
+
+/// A call through an OpenMP private copy that does not start as a copy of
+/// the original: what the value is comes from the clause, not from the
+/// original's history.
+bool PolicyCallAnalyzer::Impl::addPrivateCopyNote(const CallSite &Site,
+                                                  const FunctionDecl &FD,
+                                                  StringRef Name, Finding &F) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(stripNoise(Site.Callable));
+  if (!DRE)
+    return false;
+  const OpenMPCopies *Copies = copiesIn(FD);
+  const OpenMPCopies::Copy *C = Copies ? Copies->copyAt(*DRE) : nullptr;
+  if (!C || C->FromOriginal)
+    return false;
+  bool Record = isRecordKind(Types.classify(C->Var->getType()));
+  F.Notes.push_back({C->ClauseLoc, privateCopyNote(Name, Record)});
+  return true;
+}
+
 void PolicyCallAnalyzer::Impl::addOriginNote(const CallSite &Site,
                                              const FunctionDecl &FD,
                                              StringRef Name, Finding &F) {
-  if (addSubscriptNote(Site.Callable, Types, Ctx, F))
+  if (addSubscriptNote(Site.Callable, Types, Ctx, F) ||
+      addPrivateCopyNote(Site, FD, Name, F))
     return;
   std::optional<BodyIndex::Event> Latest = latestOrigin(Site, FD);
   if (!Latest)
@@ -460,8 +502,8 @@ void PolicyCallAnalyzer::collectFacts(ProjectFacts &Out) {
 
 std::vector<Finding> PolicyCallAnalyzer::analyze(const FunctionDecl &FD,
                                                  AnalysisStatus *Status,
-                                                 std::string *Budget) {
-  return I->analyze(FD, Status, Budget);
+                                                 SkipReason *Why) {
+  return I->analyze(FD, Status, Why);
 }
 
 } // namespace wrapguard

@@ -15,6 +15,7 @@
 #include "AnalysisOptions.h"
 #include "Finding.h"
 #include "ProjectFacts.h"
+#include "SkipReason.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include <memory>
@@ -23,8 +24,16 @@
 
 namespace wrapguard {
 
-/// Per-function outcome, for statistics and tests.
-enum class AnalysisStatus { Analyzed, Skipped, BudgetExceeded };
+/// Per-function outcome, for statistics and tests. Skipped: nothing to
+/// analyse (no body, dependent code) or a CFG that cannot be built, silently.
+/// BudgetExceeded and UnsupportedConstruct: not analysed to the end, a skip
+/// the caller reports with its SkipReason.
+enum class AnalysisStatus {
+  Analyzed,
+  Skipped,
+  BudgetExceeded,
+  UnsupportedConstruct
+};
 
 class PolicyCallAnalyzer {
 public:
@@ -34,12 +43,13 @@ public:
   /// Findings for one function definition (a lambda's call operator or a
   /// template instantiation included; for a constructor, its
   /// mem-initializers too). Dependent (uninstantiated) code, declarations
-  /// without a body, and functions over budget yield none. When the status is
-  /// BudgetExceeded, Budget (if given) is set to the option that names the
-  /// budget that ran out: `MaxBlockVisits` or `MaxSolverIterations`.
+  /// without a body, functions over budget and functions with a construct
+  /// the engine does not analyse yield none. When the status is
+  /// BudgetExceeded or UnsupportedConstruct, Why (if given) is set to the
+  /// reason.
   std::vector<Finding> analyze(const clang::FunctionDecl &FD,
                                AnalysisStatus *Status = nullptr,
-                               std::string *Budget = nullptr);
+                               SkipReason *Why = nullptr);
 
   const AnalysisOptions &options() const;
 

@@ -257,11 +257,47 @@ SourceSet sourcesOf(const Expr &E, const FunctionDecl &Owner, ASTContext &Ctx,
   return std::move(C.Out);
 }
 
+/// A function object that is not itself a nullable callable (a lambda, an
+/// adapter struct wrapping a callable): a callable made from it is never
+/// empty, whatever the object wraps (`f_ = Adapter(std::move(g));`).
+static bool isFunctionObject(const Expr &E, const CallableTypes &Types,
+                             ASTContext &Ctx) {
+  const Expr *S = &E;
+  for (const Expr *Prev = nullptr; S != Prev;) {
+    Prev = S;
+    S = S->IgnoreImplicit()->IgnoreParens();
+    // The callable's converting constructor from the object.
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(S);
+        CE && CE->getNumArgs() == 1 && Types.isNullable(CE->getType()) &&
+        !CE->getConstructor()->isCopyOrMoveConstructor())
+      S = CE->getArg(0);
+  }
+  QualType T = S->getType();
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition() || Types.isNullable(T))
+    return false;
+  return RD->isLambda() ||
+         !RD->lookup(Ctx.DeclarationNames.getCXXOperatorName(OO_Call)).empty();
+}
+
+/// A field of an object the function was handed (`req.provider_` with `req`
+/// a parameter): whether it is set is the caller's to know (it may test it
+/// before the call), which the facts of this call do not see.
+static bool isFieldOfParameter(const Expr &E) {
+  const auto *ME = dyn_cast<MemberExpr>(stripNoise(&E));
+  if (!ME || !isa<FieldDecl>(ME->getMemberDecl()))
+    return false;
+  const auto *DRE = dyn_cast<DeclRefExpr>(stripNoise(ME->getBase()));
+  return DRE && isa<ParmVarDecl>(DRE->getDecl());
+}
+
 ValueState valueStateOf(const Expr &E, const FunctionDecl *Owner,
                         ASTContext &Ctx, const CallableTypes &Types,
                         BodyIndexes &Indexes) {
   if (isEmptyValue(&E, Ctx))
     return ValueState::of(ValueState::Empty);
+  if (isFunctionObject(E, Types, Ctx))
+    return ValueState::of(ValueState::Set);
   if (!Owner) {
     // A global's initializer: only what is written there tells.
     const Expr *S = stripNoise(&E);
@@ -289,6 +325,8 @@ ValueState valueStateOf(const Expr &E, const FunctionDecl *Owner,
     Passed = stripNoise(CE->getArg(0));
   if (const Expr *Moved = movedFromObject(Passed))
     Passed = stripNoise(Moved);
+  if (isFieldOfParameter(*Passed))
+    return ValueState::of(ValueState::Unknown);
   // Passed under a test that proves it set: `if (f) run(f);`.
   if (const auto *DRE = dyn_cast<DeclRefExpr>(Passed); DRE && Owner->getBody())
     if (llvm::is_contained(nonEmptyVarsAt(E, Indexes.of(*Owner).parents(),

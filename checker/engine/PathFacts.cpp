@@ -1,6 +1,7 @@
 //===- PathFacts.cpp - Cheap answers to path questions --------------------===//
 
 #include "PathFacts.h"
+#include "ClauseLearningSolver.h"
 #include "clang/Analysis/FlowSensitive/Arena.h"
 
 using namespace clang::dataflow;
@@ -130,7 +131,10 @@ BudgetedSolver::solve(llvm::ArrayRef<const Formula *> Vals) {
     Exhausted = true;
     return Result::TimedOut();
   }
-  return Inner.solve(Vals);
+  Result R = solveWithClauseLearning(Vals, Remaining);
+  if (R.getStatus() == Result::Status::TimedOut)
+    Exhausted = true;
+  return R;
 }
 
 } // namespace wrapguard

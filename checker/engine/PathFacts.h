@@ -29,7 +29,6 @@
 #include "clang/Analysis/FlowSensitive/DataflowLattice.h"
 #include "clang/Analysis/FlowSensitive/Formula.h"
 #include "clang/Analysis/FlowSensitive/Solver.h"
-#include "clang/Analysis/FlowSensitive/WatchedLiteralsSolver.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include <cstdint>
@@ -116,21 +115,19 @@ private:
 bool provesCheaply(const clang::dataflow::Environment &Env,
                    const clang::dataflow::Formula &F);
 
-/// WatchedLiteralsSolver bounds its search iterations, but each call also
-/// re-encodes the whole flow condition, which in a long function dominates.
-/// This counts every encoded constraint against the same budget, so the
-/// bound is on all solver work and stays deterministic (no clock).
+/// The engine's solver: a clause-learning search (ClauseLearningSolver.h)
+/// in place of the framework's DPLL, under one budget that counts both the
+/// search's work and every constraint encoded per question (each question
+/// re-encodes the whole flow condition, which in a long function can
+/// dominate), so the bound is on all solver work and stays deterministic
+/// (no clock).
 class BudgetedSolver : public clang::dataflow::Solver {
 public:
-  explicit BudgetedSolver(std::int64_t Budget)
-      : Inner(Budget), Remaining(Budget) {}
+  explicit BudgetedSolver(std::int64_t Budget) : Remaining(Budget) {}
   Result solve(llvm::ArrayRef<const clang::dataflow::Formula *> Vals) override;
-  bool reachedLimit() const override {
-    return Exhausted || Inner.reachedLimit();
-  }
+  bool reachedLimit() const override { return Exhausted; }
 
 private:
-  clang::dataflow::WatchedLiteralsSolver Inner;
   std::int64_t Remaining;
   bool Exhausted = false;
 };

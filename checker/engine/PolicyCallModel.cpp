@@ -2,7 +2,9 @@
 
 #include "PolicyCallModel.h"
 #include "CallableValues.h"
+#include "Constructs.h"
 #include "PolicyCallTransfer.h"
+#include "Wording.h"
 #include "clang/Analysis/FlowSensitive/AdornedCFG.h"
 #include "clang/Analysis/FlowSensitive/DataflowAnalysisContext.h"
 #include "clang/Analysis/FlowSensitive/TypeErasedDataflowAnalysis.h"
@@ -25,8 +27,11 @@ Emptiness judgeState(const CallableState &S, const PathQuery &Q) {
 
 PolicyCallModel::PolicyCallModel(ASTContext &Ctx, Environment &Env,
                                  const CallableTypes &Types,
-                                 CallResultOracle &Oracle, PathFacts &Facts)
+                                 CallResultOracle &Oracle, PathFacts &Facts,
+                                 const OpenMPCopies *Copies)
     : DataflowAnalysis(Ctx), Types(Types), Oracle(Oracle), Facts(Facts) {
+  if (Copies && !Copies->empty())
+    OpenMP = std::make_unique<OpenMPObjects>(*Copies);
   QualType BoolTy = Ctx.BoolTy;
   const CallableTypes *T = &Types;
   Env.getDataflowAnalysisContext().setSyntheticFieldCallback(
@@ -40,7 +45,8 @@ PolicyCallModel::PolicyCallModel(ASTContext &Ctx, Environment &Env,
 void PolicyCallModel::transfer(const CFGElement &Elt, PathLattice &,
                                Environment &Env) {
   if (auto S = Elt.getAs<CFGStmt>()) {
-    TransferContext C{getASTContext(), Types, Oracle, Facts, KeyPresence};
+    TransferContext C{getASTContext(), Types,       Oracle,
+                      Facts,           KeyPresence, OpenMP.get()};
     transferStatement(*S->getStmt(), C, Env);
   }
 }
@@ -198,13 +204,13 @@ std::optional<WidenResult> PolicyCallModel::widen(QualType Type, Value &Prev,
 // Driver.
 //===----------------------------------------------------------------------===//
 
-char BudgetExceeded::ID;
+char AnalysisSkipped::ID;
 
-void BudgetExceeded::log(llvm::raw_ostream &OS) const {
-  OS << "budget " << Option << " exceeded";
+void AnalysisSkipped::log(llvm::raw_ostream &OS) const {
+  OS << skippedMessage("", Why);
 }
 
-std::error_code BudgetExceeded::convertToErrorCode() const {
+std::error_code AnalysisSkipped::convertToErrorCode() const {
   return std::make_error_code(std::errc::interrupted);
 }
 
@@ -213,6 +219,17 @@ llvm::Error runPolicyCallModel(
     CallResultOracle &Oracle, std::int64_t MaxSolverIterations,
     std::int32_t MaxBlockVisits,
     llvm::function_ref<void(const CFGElement &, const PathQuery &)> Visit) {
+  ConstructScan Scan = scanConstructs(FD);
+  if (!Scan.Unsupported.empty())
+    return llvm::make_error<AnalysisSkipped>(
+        SkipReason::construct(Scan.Unsupported));
+  std::optional<OpenMPCopies> Copies;
+  if (Scan.OpenMP) {
+    Copies.emplace(FD, Types);
+    if (!Copies->unsupported().empty())
+      return llvm::make_error<AnalysisSkipped>(
+          SkipReason::construct(Copies->unsupported()));
+  }
   llvm::Expected<AdornedCFG> CFG = AdornedCFG::build(FD);
   if (!CFG)
     return CFG.takeError();
@@ -221,7 +238,8 @@ llvm::Error runPolicyCallModel(
   Environment Env(DACtx, FD);
   PathFacts Facts;
   Facts.setSolver(&Solver);
-  PolicyCallModel Model(Ctx, Env, Types, Oracle, Facts);
+  PolicyCallModel Model(Ctx, Env, Types, Oracle, Facts,
+                        Copies ? &*Copies : nullptr);
   CFGEltCallbacksTypeErased Callbacks;
   Callbacks.Before = [&](const CFGElement &Elt,
                          const TypeErasedDataflowAnalysisState &State) {
@@ -235,18 +253,20 @@ llvm::Error runPolicyCallModel(
   if (Solver.reachedLimit()) {
     if (!States)
       llvm::consumeError(States.takeError());
-    return llvm::make_error<BudgetExceeded>("MaxSolverIterations");
+    return llvm::make_error<AnalysisSkipped>(
+        SkipReason::budget("MaxSolverIterations"));
   }
   if (!States)
     // The framework reports its block-visit limit as timed_out.
-    return llvm::handleErrors(
-        States.takeError(), [](const llvm::StringError &E) -> llvm::Error {
-          if (E.convertToErrorCode() ==
-              std::make_error_code(std::errc::timed_out))
-            return llvm::make_error<BudgetExceeded>("MaxBlockVisits");
-          return llvm::createStringError(E.convertToErrorCode(),
-                                         E.getMessage());
-        });
+    return llvm::handleErrors(States.takeError(),
+                              [](const llvm::StringError &E) -> llvm::Error {
+                                if (E.convertToErrorCode() ==
+                                    std::make_error_code(std::errc::timed_out))
+                                  return llvm::make_error<AnalysisSkipped>(
+                                      SkipReason::budget("MaxBlockVisits"));
+                                return llvm::createStringError(
+                                    E.convertToErrorCode(), E.getMessage());
+                              });
   return llvm::Error::success();
 }
 

@@ -26,7 +26,10 @@
 #include "CallableTypes.h"
 #include "CallableValues.h"
 #include "Emptiness.h"
+#include "OpenMPCopies.h"
 #include "PathFacts.h"
+#include "PolicyCallTransfer.h"
+#include "SkipReason.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/Analysis/FlowSensitive/DataflowAnalysis.h"
@@ -34,6 +37,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
+#include <memory>
 
 namespace wrapguard {
 
@@ -42,7 +46,7 @@ class PolicyCallModel
 public:
   PolicyCallModel(clang::ASTContext &Ctx, clang::dataflow::Environment &Env,
                   const CallableTypes &Types, CallResultOracle &Oracle,
-                  PathFacts &Facts);
+                  PathFacts &Facts, const OpenMPCopies *Copies);
 
   static PathLattice initialElement() { return {}; }
 
@@ -77,6 +81,8 @@ private:
   /// Whether a key is present in a map of callables, per `map[key]` text:
   /// one boolean location each, whose value the environments track.
   llvm::StringMap<clang::dataflow::StorageLocation *> KeyPresence;
+  /// Null when the function copies no callable for OpenMP.
+  std::unique_ptr<OpenMPObjects> OpenMP;
 };
 
 /// What a path says of one callable's state: NonEmpty on every path (or no
@@ -87,25 +93,26 @@ private:
 /// NonEmpty must be set.
 Emptiness judgeState(const CallableState &S, const PathQuery &Q);
 
-/// The error runPolicyCallModel returns when a budget runs out, naming the
-/// option that sets it, so that a skip can say which.
-class BudgetExceeded : public llvm::ErrorInfo<BudgetExceeded> {
+/// The error runPolicyCallModel returns when it does not analyse a function
+/// to the end: a budget ran out, or the function contains a construct the
+/// engine does not analyse. Its reason says which, so that the skip can.
+class AnalysisSkipped : public llvm::ErrorInfo<AnalysisSkipped> {
 public:
   static char ID;
-  explicit BudgetExceeded(llvm::StringRef Option) : Option(Option) {}
-  /// `MaxBlockVisits` or `MaxSolverIterations`.
-  llvm::StringRef option() const { return Option; }
+  explicit AnalysisSkipped(SkipReason Why) : Why(std::move(Why)) {}
+  const SkipReason &reason() const { return Why; }
   void log(llvm::raw_ostream &OS) const override;
   std::error_code convertToErrorCode() const override;
 
 private:
-  std::string Option;
+  SkipReason Why;
 };
 
 /// Runs the model over FD within the given budgets and calls Visit on every
 /// CFG element of the converged analysis, with the questions the state before
-/// it answers. Returns BudgetExceeded when a budget runs out, and another
-/// error when FD cannot be analysed.
+/// it answers. Returns AnalysisSkipped when a budget runs out or FD contains
+/// a construct the engine does not analyse (checked before the framework
+/// sees FD), and another error when FD cannot be analysed.
 llvm::Error runPolicyCallModel(
     const clang::FunctionDecl &FD, clang::ASTContext &Ctx,
     const CallableTypes &Types, CallResultOracle &Oracle,

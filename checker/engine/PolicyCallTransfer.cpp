@@ -5,6 +5,7 @@
 #include "CallableValues.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtOpenMP.h"
 #include "clang/AST/StmtVisitor.h"
 #include "clang/Basic/Builtins.h"
 #include "clang/Lex/Lexer.h"
@@ -76,6 +77,17 @@ MapMember mapMemberOf(const CXXMethodDecl &M) {
       .Case("erase", MapMember::Erase)
       .Cases("clear", "swap", MapMember::Forget)
       .Default(MapMember::Other);
+}
+
+/// Whether a pointer of type PtrTy may point at a location of type LocTy as
+/// the framework reads it: the same type up to qualifiers. Member pointers
+/// are never dereferenced by the framework.
+bool samePointee(QualType LocTy, QualType PtrTy) {
+  const auto *PT = PtrTy->getAs<PointerType>();
+  if (!PT)
+    return true;
+  return LocTy.getCanonicalType().getUnqualifiedType() ==
+         PT->getPointeeType().getCanonicalType().getUnqualifiedType();
 }
 
 //===----------------------------------------------------------------------===//
@@ -418,6 +430,119 @@ private:
 };
 
 //===----------------------------------------------------------------------===//
+// OpenMP's copies of callables (OpenMPCopies.h): references in a region name
+// the copy, which is made at the region's first statement on a path and
+// ends at the directive, after the region.
+//===----------------------------------------------------------------------===//
+
+class PrivateCopies {
+  using Copy = OpenMPCopies::Copy;
+  using Region = OpenMPCopies::Region;
+
+public:
+  PrivateCopies(StateWriter &W, OpenMPObjects &O) : W(W), O(O), Env(W.Env) {}
+
+  /// Before S: the copies of every region S is in exist on this path.
+  void enter(const Stmt &S) {
+    if (const Region *R = O.Copies.regionOf(S))
+      make(*R);
+  }
+
+  void redirect(const DeclRefExpr &E) {
+    if (const Copy *C = O.Copies.copyAt(E))
+      Env.setStorageLocation(E, object(*C));
+  }
+
+  /// After D's region: lastprivate copies go back to their originals, and a
+  /// region run again makes its copies anew.
+  void leave(const OMPExecutableDirective &D) {
+    const Region *R = O.Copies.regionOpenedBy(D);
+    if (!R)
+      return;
+    for (const Copy &C : R->Copies) {
+      if (C.CopiesBack && made(C))
+        if (StorageLocation *Orig = original(C))
+          write(*Orig, C, stateAt(object(C), C));
+      Env.setValue(madeFlag(C), W.lit(false));
+    }
+  }
+
+private:
+  void make(const Region &R) {
+    if (R.Outer)
+      make(*R.Outer);
+    for (const Copy &C : R.Copies) {
+      if (made(C))
+        continue;
+      StorageLocation *Orig = C.FromOriginal ? original(C) : nullptr;
+      write(object(C), C, Orig ? stateAt(*Orig, C) : startState(C));
+      Env.setValue(madeFlag(C), W.lit(true));
+    }
+  }
+
+  /// A default-initialised copy: an empty std::function, or a pointer
+  /// that holds nothing yet (called as it is, it may be anything).
+  Bools startState(const Copy &C) {
+    if (C.FromOriginal)
+      return W.unknownState(); // The original has no location here.
+    return isRecordKind(kindOf(C)) ? W.emptyState() : W.maybeEmptyState();
+  }
+
+  bool made(const Copy &C) {
+    auto *B = valueAs<BoolValue>(Env, madeFlag(C));
+    return B && B->formula().kind() == Formula::Literal &&
+           B->formula().literal();
+  }
+
+  StorageLocation *original(const Copy &C) {
+    if (C.Outer)
+      return &object(*C.Outer);
+    return Env.getStorageLocation(*C.Var);
+  }
+
+  CallableKind kindOf(const Copy &C) {
+    return W.C.Types.classify(C.Var->getType());
+  }
+  QualType typeOf(const Copy &C) {
+    return C.Var->getType().getNonReferenceType();
+  }
+
+  Bools stateAt(StorageLocation &L, const Copy &C) {
+    CallableState S;
+    if (auto *R = dyn_cast<RecordStorageLocation>(&L))
+      S = stateOfRecord(*R, Env);
+    else if (auto *P = valueAs<PointerValue>(Env, L))
+      S = stateOfPointer(*P);
+    if (!S.NonEmpty || !S.Tracked)
+      return W.unknownState();
+    return {const_cast<BoolValue *>(S.NonEmpty),
+            const_cast<BoolValue *>(S.Tracked)};
+  }
+
+  void write(StorageLocation &L, const Copy &C, Bools B) {
+    if (auto *R = dyn_cast<RecordStorageLocation>(&L))
+      return W.setRecordState(*R, B);
+    if (!isRecordKind(kindOf(C)))
+      Env.setValue(L, W.makePointer(typeOf(C), B));
+  }
+
+  OpenMPObjects::Locations &locations(const Copy &C) {
+    OpenMPObjects::Locations &L = O.Locs[&C];
+    if (!L.Object) {
+      L.Object = &Env.createStorageLocation(typeOf(C));
+      L.Made = &Env.createStorageLocation(W.C.Ctx.BoolTy);
+    }
+    return L;
+  }
+  StorageLocation &object(const Copy &C) { return *locations(C).Object; }
+  StorageLocation &madeFlag(const Copy &C) { return *locations(C).Made; }
+
+  StateWriter &W;
+  OpenMPObjects &O;
+  Environment &Env;
+};
+
+//===----------------------------------------------------------------------===//
 // The dispatch: one case per node kind.
 //===----------------------------------------------------------------------===//
 
@@ -434,6 +559,7 @@ public:
   void VisitUnaryOperator(const UnaryOperator *UO);
   void VisitCastExpr(const CastExpr *Cast);
   void VisitDeclStmt(const DeclStmt *DS);
+  void VisitStmtExpr(const StmtExpr *SE);
   void VisitCXXNewExpr(const CXXNewExpr *E) {
     W.setPointerState(*E, W.nonEmptyState());
   }
@@ -744,6 +870,20 @@ void Transfer::VisitCastExpr(const CastExpr *Cast) {
   }
 }
 
+/// `({ ...; e; })` has e's value, which the framework does not hand on: a
+/// guard computed in a statement expression (`if (({ ok; }))`) was lost. A
+/// record's result object is the framework's to propagate.
+void Transfer::VisitStmtExpr(const StmtExpr *SE) {
+  const CompoundStmt *Body = SE->getSubStmt();
+  const auto *Last =
+      Body->body_empty() ? nullptr : dyn_cast<Expr>(Body->body_back());
+  if (!Last || !SE->isPRValue() || SE->getType()->isRecordType() ||
+      Env.getValue(*SE))
+    return;
+  if (Value *V = Env.getValue(*Last))
+    Env.setValue(*SE, *V);
+}
+
 void Transfer::pointerCast(const CastExpr &Cast, Bools B) {
   if (W.isCallable(Cast))
     W.setPointerState(Cast, B);
@@ -794,13 +934,23 @@ void Transfer::readPointer(const CastExpr &Cast) {
 }
 
 /// A cast that keeps a pointer callable's value keeps its state.
+/// The framework reads `*p` as an object of p's pointee location's type, so a
+/// cast that changes the pointee type (`static_cast<Fn *>(void_ptr)`, a
+/// base-to-derived cast) gets a pointer of its own, to an object of the new
+/// type: handing on the operand's value made the framework copy a `void`
+/// location as a record, and crash.
 void Transfer::propagatePointer(const CastExpr &Cast) {
   CallableKind K = W.kindOf(Cast);
   if (!Cast.isPRValue() || K == CallableKind::None || isRecordKind(K) ||
       Env.getValue(Cast))
     return;
-  if (Value *V = Env.getValue(*Cast.getSubExpr()))
-    Env.setValue(Cast, *V);
+  auto *PV = valueAs<PointerValue>(Env, *Cast.getSubExpr());
+  if (!PV)
+    return;
+  if (samePointee(PV->getPointeeLoc().getType(), Cast.getType()))
+    return Env.setValue(Cast, *PV);
+  Env.setValue(Cast, W.makePointer(Cast.getType(),
+                                   W.stateOrUnknown(*Cast.getSubExpr())));
 }
 
 /// `static_cast<bool>(f)`, the integer casts around __builtin_expect in
@@ -819,6 +969,15 @@ void Transfer::propagateBool(const CastExpr &Cast) {
 } // namespace
 
 void transferStatement(const Stmt &S, TransferContext &C, Environment &Env) {
+  if (C.OpenMP) {
+    StateWriter W(C, Env);
+    PrivateCopies Copies(W, *C.OpenMP);
+    Copies.enter(S);
+    if (const auto *E = dyn_cast<DeclRefExpr>(&S))
+      Copies.redirect(*E);
+    else if (const auto *D = dyn_cast<OMPExecutableDirective>(&S))
+      Copies.leave(*D);
+  }
   if (isa<Expr, DeclStmt>(S))
     Transfer(C, Env).Visit(&S);
 }

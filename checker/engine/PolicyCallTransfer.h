@@ -14,13 +14,29 @@
 
 #include "CallResultOracle.h"
 #include "CallableTypes.h"
+#include "OpenMPCopies.h"
 #include "PathFacts.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Analysis/FlowSensitive/DataflowEnvironment.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace wrapguard {
+
+/// The objects the transfer gives a function's OpenMP copies of callables
+/// (OpenMPCopies), shared by every environment: per copy, the copy itself
+/// and a boolean that is true while the copy exists on the path (from the
+/// first statement of its region to the directive that ends it).
+struct OpenMPObjects {
+  explicit OpenMPObjects(const OpenMPCopies &Copies) : Copies(Copies) {}
+  const OpenMPCopies &Copies;
+  struct Locations {
+    clang::dataflow::StorageLocation *Object = nullptr;
+    clang::dataflow::StorageLocation *Made = nullptr;
+  };
+  llvm::DenseMap<const OpenMPCopies::Copy *, Locations> Locs;
+};
 
 /// What the transfer function reads and keeps across statements of one
 /// analysed function.
@@ -32,6 +48,8 @@ struct TransferContext {
   /// Whether a key is present in a map of callables, per `map[key]` text:
   /// one boolean location each, whose value the environments track.
   llvm::StringMap<clang::dataflow::StorageLocation *> &KeyPresence;
+  /// Null when the function copies no callable for OpenMP.
+  OpenMPObjects *OpenMP = nullptr;
 };
 
 /// Applies S's effect on nullable callables to Env.

@@ -17,6 +17,7 @@
 #define WRAPGUARD_FACTS_PROJECTFACTS_H
 
 #include "Emptiness.h"
+#include "SkipReason.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
@@ -280,16 +281,17 @@ struct TUEvidence {
   std::vector<FactLoc> Origins;
   /// Functions the check analysed to the end in this TU.
   unsigned Analysed = 0;
-  /// Functions skipped because a budget ran out, in the order met. The
-  /// scanner reports each as a SARIF tool-execution notification and counts
-  /// them in its summary line, so "no finding" is never "not analysed".
+  /// Functions not analysed to the end, because a budget ran out or for a
+  /// construct the engine does not analyse, in the order met. The scanner
+  /// reports each as a SARIF tool-execution notification and counts them in
+  /// its summary line, so "no finding" is never "not analysed".
   struct Skip {
     /// The function's name in its definition; Where.Function is its
     /// qualified name, e.g. `ns::Trainer::step`.
     FactLoc Where;
-    /// The option naming the budget that ran out: `MaxBlockVisits` or
-    /// `MaxSolverIterations`.
-    std::string Budget;
+    /// Why: the budget's option (`MaxBlockVisits`, `MaxSolverIterations`)
+    /// or the construct.
+    SkipReason Reason;
   };
   std::vector<Skip> Skipped;
 };

@@ -183,13 +183,14 @@ void UncheckedPolicyCallCheck::checkFunction(
   }
 
   AnalysisStatus Status = AnalysisStatus::Skipped;
-  std::string Budget;
-  std::vector<Finding> Findings = Analyzer->analyze(*FD, &Status, &Budget);
+  SkipReason Why;
+  std::vector<Finding> Findings = Analyzer->analyze(*FD, &Status, &Why);
   if (Status == AnalysisStatus::Analyzed) {
     if (TUEvidence *Sink = scannerEvidence())
       ++Sink->Analysed;
-  } else if (Status == AnalysisStatus::BudgetExceeded) {
-    skipped(*FD, Budget, *Result.SourceManager);
+  } else if (Status == AnalysisStatus::BudgetExceeded ||
+             Status == AnalysisStatus::UnsupportedConstruct) {
+    skipped(*FD, Why, *Result.SourceManager);
   }
   for (Finding &F : Findings) {
     if (F.Deferred)
@@ -199,22 +200,23 @@ void UncheckedPolicyCallCheck::checkFunction(
   }
 }
 
-void UncheckedPolicyCallCheck::skipped(const FunctionDecl &FD, StringRef Budget,
+void UncheckedPolicyCallCheck::skipped(const FunctionDecl &FD,
+                                       const SkipReason &Why,
                                        const SourceManager &SM) {
   // Instantiations of one template share a spelling: one skip for them all.
   SourceLocation Loc = FD.getLocation();
   if (!SkipReported.insert(SM.getSpellingLoc(Loc).getRawEncoding()).second)
     return;
   if (TUEvidence *Sink = scannerEvidence())
-    Sink->Skipped.push_back({factLoc(Loc, SM, &FD), Budget.str()});
+    Sink->Skipped.push_back({factLoc(Loc, SM, &FD), Why});
   if (!ReportSkippedFunctions)
     return;
-  std::int64_t Limit = Budget == "MaxSolverIterations"
+  std::int64_t Limit = Why.What == "MaxSolverIterations"
                            ? Config.MaxSolverIterations
                            : std::int64_t(Config.MaxBlockVisits);
   const FunctionDecl *Named = namedFunction(FD);
   diag(Loc, "%0") << skippedWarning(
-      Named != &FD, Named->getQualifiedNameAsString(), Budget, Limit);
+      Named != &FD, Named->getQualifiedNameAsString(), Why, Limit);
 }
 
 void UncheckedPolicyCallCheck::emit(const Finding &F, const SourceManager &SM,

@@ -48,9 +48,10 @@ private:
   void
   checkFunction(const clang::FunctionDecl &FD,
                 const clang::ast_matchers::MatchFinder::MatchResult &Result);
-  /// A function the analysis gave up on: handed to the scanner, and
-  /// reported when ReportSkippedFunctions is set (once per spelling).
-  void skipped(const clang::FunctionDecl &FD, llvm::StringRef Budget,
+  /// A function the analysis did not analyse to the end, over a budget or
+  /// for a construct: handed to the scanner, and reported when
+  /// ReportSkippedFunctions is set (once per spelling).
+  void skipped(const clang::FunctionDecl &FD, const SkipReason &Why,
                const clang::SourceManager &SM);
   /// Emits F (once per spelling), with Extra notes at F.OriginLoc.
   void emit(const Finding &F, const clang::SourceManager &SM,

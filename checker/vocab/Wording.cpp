@@ -25,17 +25,30 @@ bool isAlwaysEmptyMessage(StringRef Message) {
   return Message.starts_with(AlwaysPrefix) && Message.ends_with(AlwaysSuffix);
 }
 
-std::string skippedMessage(StringRef Name, StringRef Budget) {
+std::string skippedMessage(StringRef Name, const SkipReason &Why) {
   return ((Name.empty() ? llvm::Twine("a function") : "'" + Name + "'") +
-          " was not analysed: it exceeds the budget " + Budget)
+          " was not analysed: it " +
+          (Why.isBudget() ? "exceeds the budget " : "contains ") + Why.What)
       .str();
 }
 
-std::string skippedWarning(bool InLambda, StringRef Name, StringRef Budget,
+std::string skippedWarning(bool InLambda, StringRef Name, const SkipReason &Why,
                            long long Limit) {
-  return formatv("{0} {1} ({2})", InLambda ? "lambda in" : "function",
-                 skippedMessage(Name, Budget), Limit)
-      .str();
+  std::string Message = formatv("{0} {1}", InLambda ? "lambda in" : "function",
+                                skippedMessage(Name, Why));
+  if (Why.isBudget())
+    Message += formatv(" ({0})", Limit).str();
+  return Message;
+}
+
+std::string analysisSummary(unsigned Analysed, unsigned OverBudget,
+                            unsigned Unsupported) {
+  std::string Summary =
+      formatv("analysed {0} function{1}, skipped {2} over budget", Analysed,
+              Analysed == 1 ? "" : "s", OverBudget);
+  if (Unsupported)
+    Summary += formatv(", {0} with unsupported constructs", Unsupported).str();
+  return Summary;
 }
 
 std::string comesFromNote(StringRef Name, StringRef Callee, bool Always) {
@@ -51,6 +64,12 @@ std::string madeEmptyHereNote(StringRef Name) {
 
 std::string movedFromHereNote(StringRef Name) {
   return formatv("'{0}' is moved from here", Name).str();
+}
+
+std::string privateCopyNote(StringRef Name, bool StartsEmpty) {
+  return formatv("'{0}' is a private copy in the region, which starts {1}",
+                 Name, StartsEmpty ? "empty" : "uninitialised")
+      .str();
 }
 
 std::string subscriptInsertsNote(StringRef MappedType) {

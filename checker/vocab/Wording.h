@@ -10,6 +10,7 @@
 #ifndef WRAPGUARD_VOCAB_WORDING_H
 #define WRAPGUARD_VOCAB_WORDING_H
 
+#include "SkipReason.h"
 #include "llvm/ADT/StringRef.h"
 #include <string>
 
@@ -25,14 +26,41 @@ std::string possiblyEmptyMessage(llvm::StringRef Name);
 std::string alwaysEmptyMessage(llvm::StringRef Name);
 bool isAlwaysEmptyMessage(llvm::StringRef Message);
 
-/// A function skipped over budget: "'NAME' was not analysed: it exceeds the
-/// budget OPTION" ("a function" when the name is empty). The check's warning
-/// and the scanner's notification both say this.
-std::string skippedMessage(llvm::StringRef Name, llvm::StringRef Budget);
+/// A function not analysed: "'NAME' was not analysed: it exceeds the budget
+/// OPTION", or "... it contains CONSTRUCT" ("a function" when the name is
+/// empty). The check's warning and the scanner's notification both say this.
+std::string skippedMessage(llvm::StringRef Name, const SkipReason &Why);
 /// The check's warning for a skip: "function 'NAME' was not analysed: it
-/// exceeds the budget OPTION (LIMIT)", or "lambda in 'NAME' ...".
+/// exceeds the budget OPTION (LIMIT)", or "lambda in 'NAME' ...". A
+/// construct's skip has no limit to show, and Limit is not used.
 std::string skippedWarning(bool InLambda, llvm::StringRef Name,
-                           llvm::StringRef Budget, long long Limit);
+                           const SkipReason &Why, long long Limit);
+/// The scanner's summary of the check's work: "analysed N functions, skipped
+/// M over budget", followed by ", K with unsupported constructs" when some
+/// were skipped for a construct.
+std::string analysisSummary(unsigned Analysed, unsigned OverBudget,
+                            unsigned Unsupported);
+
+//===----------------------------------------------------------------------===//
+// Constructs the engine cannot analyse soundly: "it contains CONSTRUCT".
+//===----------------------------------------------------------------------===//
+
+/// `#pragma clang __debug captured`: the CFG keeps the body out of the
+/// function's flow.
+inline constexpr llvm::StringLiteral CapturedStatementConstruct =
+    "a captured statement";
+/// A deferred OpenMP task (task, taskloop, target nowait) that shares a
+/// callable: the body may run after the code that follows it.
+inline constexpr llvm::StringLiteral SharedInTaskConstruct =
+    "an OpenMP task that shares a callable";
+/// `reduction(op : f)` over a callable: its private copies start from op's
+/// initializer.
+inline constexpr llvm::StringLiteral CallableReductionConstruct =
+    "an OpenMP reduction over a callable";
+/// `co_await`/`co_yield` whose result is an object: Clang 19's dataflow
+/// framework crashes on it before any of our code runs.
+inline constexpr llvm::StringLiteral ObjectSuspensionConstruct =
+    "a co_await or co_yield whose result is an object";
 
 //===----------------------------------------------------------------------===//
 // Notes the analysis attaches: where the value came from, and the repair.
@@ -46,6 +74,10 @@ std::string comesFromNote(llvm::StringRef Name, llvm::StringRef Callee,
 std::string madeEmptyHereNote(llvm::StringRef Name);
 /// "'NAME' is moved from here"
 std::string movedFromHereNote(llvm::StringRef Name);
+/// At an OpenMP `private` or `lastprivate` clause: "'NAME' is a private copy
+/// in the region, which starts empty" (a pointer: "which starts
+/// uninitialised").
+std::string privateCopyNote(llvm::StringRef Name, bool StartsEmpty);
 /// "'operator[]' inserts an empty 'TYPE' when the key is missing"
 std::string subscriptInsertsNote(llvm::StringRef MappedType);
 /// "check that 'NAME' is not empty before this call, e.g. 'if (NAME)'"

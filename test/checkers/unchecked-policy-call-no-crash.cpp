@@ -99,3 +99,35 @@ void unevaluated_operands() {
 
 int deleted_function(int) = delete;
 void declared_only(IntFn f);
+
+// Regression (issue 14): a pointer cast that changes the pointee type handed
+// its operand's value on, so the framework later read a `void` location (or a
+// base class's) as the record the cast names, and crashed copying it
+// (clang::dataflow::copyRecord). The cast now gets a pointer of its own with
+// the operand's state.
+int copy_through_void_pointer(void *p, int x) {
+  auto fn = *static_cast<IntFn *>(p);
+  return fn(x); // no-warning: of unknown origin
+}
+
+int copy_through_reinterpret_cast(void *p, int x) {
+  IntFn g = *reinterpret_cast<IntFn *>(p);
+  return g(x); // no-warning: of unknown origin
+}
+
+struct BaseFunctor {
+  int operator()(int x) const { return x; }
+};
+struct DerivedFunctor : BaseFunctor {
+  int extra = 0;
+};
+
+#ifdef VALID_ONLY
+int copy_through_base_to_derived(int x) {
+  BaseFunctor *b = nullptr;
+  auto *d = static_cast<DerivedFunctor *>(b);
+  DerivedFunctor copy = *d;
+  return copy.extra + (*d)(x);
+  // CHECK-MESSAGES-VALID: :[[@LINE-1]]:25: warning: call through callable 'd', which is always empty here [wrapguard-unchecked-policy-call]
+}
+#endif

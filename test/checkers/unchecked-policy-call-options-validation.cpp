@@ -41,10 +41,23 @@
 // DUMPBAD-DAG: wrapguard-unchecked-policy-call.NullableCallableTypes: ''
 // DUMPBAD-DAG: wrapguard-unchecked-policy-call.FixMode: guard
 //
+// LookupFunctions and InvokeMethods are lists like NullableCallableTypes: an
+// invalid item is reported, and the option's default (none) applies.
+// RUN: %clang_tidy --load=%plugin --checks='-*,wrapguard-*' %s \
+// RUN:   --config="{CheckOptions: {wrapguard-unchecked-policy-call.LookupFunctions: '::reg::Get;::reg::(Find', wrapguard-unchecked-policy-call.InvokeMethods: '::rt::[Call'}}" -- -std=c++17 \
+// RUN:   2>&1 | FileCheck %s -check-prefix=BADLISTS
+// BADLISTS-DAG: invalid regular expression '::reg::(Find' in option 'wrapguard-unchecked-policy-call.LookupFunctions': parentheses not balanced; using the default (no lookup functions) [clang-tidy-config]
+// BADLISTS-DAG: invalid regular expression '::rt::[Call' in option 'wrapguard-unchecked-policy-call.InvokeMethods': brackets ([ ]) not balanced; using the default (only the methods recognised by their body) [clang-tidy-config]
+// RUN: %clang_tidy --load=%plugin --checks='-*,wrapguard-*' --dump-config \
+// RUN:   --config="{CheckOptions: {wrapguard-unchecked-policy-call.LookupFunctions: '::reg::Get;::reg::(Find', wrapguard-unchecked-policy-call.InvokeMethods: '::rt::[Call'}}" -- \
+// RUN:   2>&1 | FileCheck %s -check-prefix=DUMPLISTS
+// DUMPLISTS-DAG: wrapguard-unchecked-policy-call.LookupFunctions: ''
+// DUMPLISTS-DAG: wrapguard-unchecked-policy-call.InvokeMethods: ''
+//
 // And every option round-trips: a dumped configuration, read back, dumps
 // the same options (clang-tidy itself appends to `Checks` on the way).
 // RUN: %clang_tidy --load=%plugin --checks='-*,wrapguard-*' --dump-config \
-// RUN:   --config="{CheckOptions: {wrapguard-unchecked-policy-call.PolicyNames: '^get_|policy', wrapguard-unchecked-policy-call.NullableCallableTypes: '::a::B;::c::D$', wrapguard-unchecked-policy-call.StrictMode: true, wrapguard-unchecked-policy-call.FixMode: shim, wrapguard-unchecked-policy-call.ShimHeader: 'my/call.h', wrapguard-unchecked-policy-call.MaxSolverIterations: 123, wrapguard-unchecked-policy-call.MaxBlockVisits: 45, wrapguard-unchecked-policy-call.FactsFile: 'facts.json', wrapguard-unchecked-policy-call.ReportSkippedFunctions: true, wrapguard-unchecked-policy-call.IncludeStyle: google}}" -- \
+// RUN:   --config="{CheckOptions: {wrapguard-unchecked-policy-call.PolicyNames: '^get_|policy', wrapguard-unchecked-policy-call.NullableCallableTypes: '::a::B;::c::D$', wrapguard-unchecked-policy-call.StrictMode: true, wrapguard-unchecked-policy-call.FixMode: shim, wrapguard-unchecked-policy-call.ShimHeader: 'my/call.h', wrapguard-unchecked-policy-call.MaxSolverIterations: 123, wrapguard-unchecked-policy-call.MaxBlockVisits: 45, wrapguard-unchecked-policy-call.FactsFile: 'facts.json', wrapguard-unchecked-policy-call.ReportSkippedFunctions: true, wrapguard-unchecked-policy-call.IncludeStyle: google, wrapguard-unchecked-policy-call.LookupFunctions: ' ::reg::Get ;::plugin::load$', wrapguard-unchecked-policy-call.InvokeMethods: '::rt::Packed::Call'}}" -- \
 // RUN:   > %t.dump1
 // RUN: %clang_tidy --load=%plugin --checks='-*,wrapguard-*' --dump-config \
 // RUN:   --config-file=%t.dump1 -- > %t.dump2
@@ -62,6 +75,8 @@
 // ROUND-DAG: wrapguard-unchecked-policy-call.FactsFile: facts.json
 // ROUND-DAG: wrapguard-unchecked-policy-call.ReportSkippedFunctions: 'true'
 // ROUND-DAG: wrapguard-unchecked-policy-call.IncludeStyle: google
+// ROUND-DAG: wrapguard-unchecked-policy-call.LookupFunctions: '::reg::Get;::plugin::load$'
+// ROUND-DAG: wrapguard-unchecked-policy-call.InvokeMethods: '::rt::Packed::Call'
 
 #include <functional>
 

@@ -1,7 +1,7 @@
-// A function over a budget is skipped. By default silently; with
-// ReportSkippedFunctions, each skip is a warning at the function's name that
-// names the budget and its value (once per spelling: a template's
-// instantiations share one).
+// A function over a budget, or with a construct the engine does not analyse,
+// is skipped. By default silently; with ReportSkippedFunctions, each skip is
+// a warning at the function's name that names the budget and its value, or
+// the construct (once per spelling: a template's instantiations share one).
 //
 // RUN: %check_wrapguard %s %t -check-suffix=SILENT \
 // RUN:   -config="{CheckOptions: {wrapguard-unchecked-policy-call.MaxBlockVisits: 3}}"
@@ -107,6 +107,29 @@ template <class T> T busy_template(T x) {
   // CHECK-MESSAGES-DEFAULT: :[[@LINE-1]]:10: warning: call through callable 'f', which is always empty here [wrapguard-unchecked-policy-call]
 }
 int use_template() { return busy_template(1) + int(busy_template(2L)); }
+
+// A construct the engine does not analyse is a skip too, whatever the
+// budgets, with the construct as its reason and no limit to show.
+int captured(int x) {
+  // CHECK-MESSAGES-BLOCKS: :[[@LINE-1]]:5: warning: function 'ns::captured' was not analysed: it contains a captured statement [wrapguard-unchecked-policy-call]
+  // CHECK-MESSAGES-DEFAULT: :[[@LINE-2]]:5: warning: function 'ns::captured' was not analysed: it contains a captured statement [wrapguard-unchecked-policy-call]
+  IntFn f = get_policy();
+#pragma clang __debug captured
+  { x = f(x); }
+  return x;
+}
+
+int captured_in_lambda(int y) {
+  auto l = [](int x) {
+    // CHECK-MESSAGES-BLOCKS: :[[@LINE-1]]:12: warning: lambda in 'ns::captured_in_lambda' was not analysed: it contains a captured statement [wrapguard-unchecked-policy-call]
+    // CHECK-MESSAGES-DEFAULT: :[[@LINE-2]]:12: warning: lambda in 'ns::captured_in_lambda' was not analysed: it contains a captured statement [wrapguard-unchecked-policy-call]
+    IntFn f;
+#pragma clang __debug captured
+    { x = f(x); }
+    return x;
+  };
+  return l(y);
+}
 
 // A skip is a diagnostic like any other: NOLINT suppresses it.
 int suppressed(int x) { // NOLINT(wrapguard-unchecked-policy-call)

@@ -86,3 +86,27 @@ int hand_over() {
   Fn mine = [](int x) { return x; };
   return forward(std::move(mine), 4);
 }
+
+// Hard negative (cpp-httplib's request body): the member is stored wrapped
+// in an adapter object, which makes a callable that is never empty, and it
+// is handed on from an object the caller received: whether that object's
+// member is set is its own caller's to know (it tests it before the call).
+struct Adapter {
+  explicit Adapter(Fn f) : inner(std::move(f)) {}
+  int operator()(int x) const { return inner ? inner(x) : x; }
+  Fn inner;
+};
+struct Request {
+  Fn provider;
+};
+int write_body(const Fn &provider, int x) { return provider(x); } // no-warning
+int send_body(const Request &req) { return write_body(req.provider, 3); }
+int build(Request &req, Fn without_length) {
+  if (without_length)
+    req.provider = Adapter(std::move(without_length));
+  return req.provider ? send_body(req) : 0;
+}
+int post(Request &req) {
+  req.provider = nullptr; // emptied here, and tested before send_body
+  return build(req, nullptr);
+}

@@ -2,6 +2,7 @@
 // silently (no findings, AnalysisStatus::BudgetExceeded), and quickly.
 
 #include "TestAST.h"
+#include "Wording.h"
 #include "gtest/gtest.h"
 #include <chrono>
 
@@ -78,7 +79,7 @@ Outcome run(const std::string &Body, const char *Name,
   EXPECT_NE(R, nullptr) << Name;
   if (R) {
     O.Status = R->Status;
-    O.Budget = R->Budget;
+    O.Budget = R->Why.What;
     O.Findings = R->Findings.size();
   }
   return O;
@@ -145,6 +146,34 @@ TEST(BudgetTest, RaisedBudgetAnalysesTheSameFunction) {
   EXPECT_EQ(O.Status, AnalysisStatus::Analyzed);
   EXPECT_EQ(O.Findings, 1u);
   EXPECT_LT(O.Seconds, 10.0);
+}
+
+// A construct the engine does not analyse is a skip like a budget's, with
+// the construct as its reason; the same function without it is analysed.
+TEST(BudgetTest, UnsupportedConstructSkipsWithItsReason) {
+  const char *Captured = R"cc(
+    int captured(int x) {
+      IntFn f;
+    #pragma clang __debug captured
+      { x = f(x); }
+      return x;
+    }
+  )cc";
+  Outcome O = run(Captured, "captured", AnalysisOptions());
+  EXPECT_EQ(O.Status, AnalysisStatus::UnsupportedConstruct);
+  EXPECT_EQ(O.Budget, CapturedStatementConstruct);
+  EXPECT_EQ(O.Findings, 0u);
+
+  const char *Plain = R"cc(
+    int plain(int x) {
+      IntFn f;
+      { x = f(x); }
+      return x;
+    }
+  )cc";
+  Outcome P = run(Plain, "plain", AnalysisOptions());
+  EXPECT_EQ(P.Status, AnalysisStatus::Analyzed);
+  EXPECT_EQ(P.Findings, 1u);
 }
 
 TEST(BudgetTest, DeclarationsAndDependentCodeYieldNothing) {

@@ -242,7 +242,7 @@ TEST(ProjectFactsJSON, NamesItsFormatAndVersion) {
   ASSERT_NE(O, nullptr);
   EXPECT_EQ(O->getString("format"), llvm::StringRef("wrapguard-facts"));
   EXPECT_EQ(O->getInteger("version"), int64_t(ProjectFacts::FormatVersion));
-  EXPECT_EQ(ProjectFacts::FormatVersion, 1u);
+  EXPECT_EQ(ProjectFacts::FormatVersion, 2u);
 }
 
 TEST(ProjectFactsJSON, LeavesDefaultsOut) {
@@ -270,18 +270,21 @@ TEST(ProjectFactsJSON, RejectsWrongFormatAndVersion) {
             std::string::npos);
   EXPECT_NE(errorOf(llvm::json::Array{}).find("not a wrapguard facts file"),
             std::string::npos);
-  std::string V2 = errorOf(Object{{"format", "wrapguard-facts"},
-                                  {"version", 2},
+  // Version 1 files lack the constructions and arguments: rejected, with
+  // the way out.
+  std::string V1 = errorOf(Object{{"format", "wrapguard-facts"},
+                                  {"version", 1},
                                   {"sources", Object{}}});
-  EXPECT_NE(V2.find("version 2"), std::string::npos) << V2;
-  EXPECT_NE(V2.find("reads version 1"), std::string::npos) << V2;
+  EXPECT_NE(V1.find("version 1"), std::string::npos) << V1;
+  EXPECT_NE(V1.find("reads version 2"), std::string::npos) << V1;
+  EXPECT_NE(V1.find("wrapguard index"), std::string::npos) << V1;
   std::string NoVersion = errorOf(Object{{"format", "wrapguard-facts"}});
   EXPECT_NE(NoVersion.find("no \"version\""), std::string::npos) << NoVersion;
   EXPECT_NE(errorOf(Object{{"format", "wrapguard-facts"}, {"version", "1"}})
                 .find("no \"version\""),
             std::string::npos);
   EXPECT_EQ(errorOf(Object{{"format", "wrapguard-facts"},
-                           {"version", 1},
+                           {"version", 2},
                            {"sources", Object{}}}),
             "");
 }
@@ -290,7 +293,7 @@ TEST(ProjectFactsJSON, RejectsMalformedSources) {
   using llvm::json::Object;
   auto With = [](Object Source) {
     return Object{{"format", "wrapguard-facts"},
-                  {"version", 1},
+                  {"version", 2},
                   {"sources", Object{{"f:x", std::move(Source)}}}};
   };
   EXPECT_NE(errorOf(With(Object{{"kind", "gadget"}})).find("'f:x'"),
@@ -304,12 +307,12 @@ TEST(ProjectFactsJSON, RejectsMalformedSources) {
                 .find("malformed location"),
             std::string::npos);
   EXPECT_NE(errorOf(Object{{"format", "wrapguard-facts"},
-                           {"version", 1},
+                           {"version", 2},
                            {"sources", Object{{"f:x", 3}}}})
                 .find("not an object"),
             std::string::npos);
   EXPECT_NE(errorOf(Object{{"format", "wrapguard-facts"},
-                           {"version", 1},
+                           {"version", 2},
                            {"sources", llvm::json::Array{}}})
                 .find("\"sources\" is not an object"),
             std::string::npos);
@@ -326,10 +329,10 @@ TEST(ProjectFactsJSON, RejectsMalformedSources) {
                    Object{{"c:C", Object{{"name", "C()"},
                                          {"setsField", false},
                                          {"at", Object{{"line", 2}}}}}}}}))
-          .find("malformed location"),
+          .find("constructor of 'f:x' is malformed"),
       std::string::npos);
   // No "sources" at all: no facts, not an error.
-  EXPECT_EQ(errorOf(Object{{"format", "wrapguard-facts"}, {"version", 1}}), "");
+  EXPECT_EQ(errorOf(Object{{"format", "wrapguard-facts"}, {"version", 2}}), "");
 }
 
 TEST(ProjectFactsJSON, FilesRoundTripAndReportErrorsWithThePath) {

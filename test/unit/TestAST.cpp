@@ -68,7 +68,7 @@ std::vector<FunctionResult> analyzeAll(ASTUnit &AST,
       continue;
     FunctionResult R;
     R.Name = FD->getNameAsString();
-    R.Findings = Analyzer.analyze(*FD, &R.Status, &R.Budget);
+    R.Findings = Analyzer.analyze(*FD, &R.Status, &R.Why);
     Results.push_back(std::move(R));
   }
   return Results;

@@ -32,8 +32,8 @@ std::unique_ptr<clang::ASTUnit> parse(llvm::StringRef Code);
 struct FunctionResult {
   std::string Name;
   AnalysisStatus Status = AnalysisStatus::Skipped;
-  /// The budget's option when Status is BudgetExceeded.
-  std::string Budget;
+  /// Why, when Status is BudgetExceeded or UnsupportedConstruct.
+  SkipReason Why;
   std::vector<Finding> Findings;
 };
 

@@ -798,8 +798,8 @@ void applyBaselineFilter(std::vector<wrapguard::ReportFinding> &Findings,
 }
 
 /// Sums the check's function counts over the TUs, and reports each function
-/// it skipped because a budget ran out once, however many TUs saw it (a
-/// header's), in place order.
+/// it skipped (over a budget, or for a construct) once, however many TUs saw
+/// it (a header's), in place order.
 void reportBudgetSkips(const std::vector<wrapguard::TUResult> &TUs,
                        FileCache &Cache, wrapguard::Report &R) {
   using Skip = wrapguard::TUEvidence::Skip;
@@ -812,9 +812,10 @@ void reportBudgetSkips(const std::vector<wrapguard::TUResult> &TUs,
   for (const auto &[Key, S] : Skips) {
     const wrapguard::FactLoc &L = S->Where;
     wrapguard::ReportNotification N;
-    N.Id = wrapguard::BudgetNotificationId;
+    N.Id = S->Reason.isBudget() ? wrapguard::BudgetNotificationId
+                                : wrapguard::UnsupportedNotificationId;
     N.Level = "note";
-    N.Message = wrapguard::skippedMessage(L.Function, S->Budget);
+    N.Message = wrapguard::skippedMessage(L.Function, S->Reason);
     N.Function = L.Function;
     N.Path = L.File;
     if (L.valid()) {
@@ -869,9 +870,14 @@ void printSummary(const wrapguard::Report &R) {
   if (!Baseline.empty())
     errs() << " (" << R.SuppressedByBaseline << " more in the baseline)";
   errs() << "\n";
-  errs() << "wrapguard: analysed " << R.FunctionsAnalysed
-         << (R.FunctionsAnalysed == 1 ? " function" : " functions")
-         << ", skipped " << R.FunctionsSkipped << " over budget\n";
+  unsigned Unsupported = llvm::count_if(R.Notifications, [](const auto &N) {
+    return N.Id == wrapguard::UnsupportedNotificationId;
+  });
+  errs() << "wrapguard: "
+         << wrapguard::analysisSummary(R.FunctionsAnalysed,
+                                       R.FunctionsSkipped - Unsupported,
+                                       Unsupported)
+         << "\n";
 }
 
 /// Writes the report and the fixes; the scan's exit status.

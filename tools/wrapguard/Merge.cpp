@@ -148,10 +148,11 @@ static bool isDeferredResult(const json::Object &Result) {
   return P && P->getBoolean("wrapguard/deferred").value_or(false);
 }
 
-/// A function over budget in a header is skipped by every shard that
-/// includes it; the merged log reports it once, as a full scan does, and each
-/// invocation's functionsSkipped counts the skips it still carries, so the
-/// invocations' counts add up to a full scan's.
+/// A function over budget (or with an unsupported construct) in a header is
+/// skipped by every shard that includes it; the merged log reports it once,
+/// as a full scan does, and each invocation's functionsSkipped counts the
+/// skips it still carries, so the invocations' counts add up to a full
+/// scan's.
 static void dropRepeatedSkips(json::Object &Invocation, StringSet<> &Seen) {
   json::Array *Notes = Invocation.getArray("toolExecutionNotifications");
   if (!Notes)
@@ -161,7 +162,9 @@ static void dropRepeatedSkips(json::Object &Invocation, StringSet<> &Seen) {
   for (json::Value &N : *Notes) {
     const json::Object *O = N.getAsObject();
     const json::Object *D = O ? O->getObject("descriptor") : nullptr;
-    if (D && D->getString("id") == StringRef(BudgetNotificationId)) {
+    std::optional<StringRef> Id = D ? D->getString("id") : std::nullopt;
+    if (Id == StringRef(BudgetNotificationId) ||
+        Id == StringRef(UnsupportedNotificationId)) {
       std::string Key;
       raw_string_ostream(Key) << N;
       if (!Seen.insert(Key).second)

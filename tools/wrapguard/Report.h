@@ -90,6 +90,10 @@ struct ReportNotification {
 /// The notification id of a function the check skipped because one of its
 /// budgets ran out.
 inline constexpr const char *BudgetNotificationId = "budget-exceeded";
+/// The notification id of a function the check skipped for a construct it
+/// does not analyse (an OpenMP task that shares a callable, ...).
+inline constexpr const char *UnsupportedNotificationId =
+    "unsupported-construct";
 
 struct Report {
   std::vector<ReportFinding> Findings;
@@ -101,8 +105,8 @@ struct Report {
   unsigned SuppressedByBaseline = 0;
   /// Functions the check analysed to the end, summed over the TUs (a
   /// function in a header counts once per TU that analysed it), and those
-  /// it skipped because a budget ran out, each counted once and reported as
-  /// a BudgetNotificationId notification.
+  /// it skipped, each counted once and reported as a BudgetNotificationId or
+  /// UnsupportedNotificationId notification.
   unsigned FunctionsAnalysed = 0;
   unsigned FunctionsSkipped = 0;
   /// With --shard: the shard's facts and every candidate, written to the

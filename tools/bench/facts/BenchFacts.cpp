@@ -156,12 +156,20 @@ void addHeaderFacts(ProjectFacts &Facts, unsigned H, const std::string &File,
     SourceFacts &S =
         Facts.get(formatv("m:{0}@FI@after_step_{1}", classUSR(H), K).str(),
                   SourceKind::Field, Name);
+    S.Owner = "c:" + classUSR(H);
+    S.Index = static_cast<int>(K);
     bool LeavesEmpty = HG.chance(0.15);
     for (unsigned C = 0; C < 2; ++C) {
       CtorFact Ctor;
       Ctor.Name = C == 0 ? formatv("Hooks{0}()", H).str()
                          : formatv("Hooks{0}(int, int)", H).str();
       Ctor.SetsField = !(LeavesEmpty && C == 1);
+      // Version 2: some constructors set it from a parameter, some under a
+      // condition kept in a member.
+      if (Ctor.SetsField && C == 1 && K == 0)
+        Ctor.FromParameter = 1;
+      if (Ctor.SetsField && C == 1 && K == 1)
+        Ctor.Condition = formatv("m:{0}@FI@enabled", classUSR(H)).str();
       Ctor.Loc = loc(HFile, 80 + C * 5, "");
       S.Constructors[formatv("{0}@F@Hooks{1}#{2}", classUSR(H), H,
                              C == 0 ? "" : "I#I#")
@@ -173,6 +181,31 @@ void addHeaderFacts(ProjectFacts &Facts, unsigned H, const std::string &File,
       ++S.Tested;
       S.TestedAt = loc(File, 140 + K, Caller);
     }
+  }
+  // Version 2: about half the includers construct the class, with one of
+  // its two constructors and a set, empty or forwarded callable argument.
+  if (G.chance(0.5)) {
+    std::string ClassKey = "c:" + classUSR(H);
+    SourceFacts &Class = Facts.get(ClassKey, SourceKind::Class,
+                                   formatv("Hooks{0}", H).str());
+    ConstructionFact K;
+    bool TwoArgs = G.chance(0.5);
+    K.Ctor = formatv("{0}@F@Hooks{1}#{2}", classUSR(H), H,
+                     TwoArgs ? "I#I#" : "")
+                 .str();
+    K.CtorName = TwoArgs ? formatv("Hooks{0}(int, int)", H).str()
+                         : formatv("Hooks{0}()", H).str();
+    if (TwoArgs) {
+      unsigned R = G.below(10);
+      K.Args = {ValueState::of(ValueState::NotCallable),
+                R < 7   ? ValueState::of(ValueState::Set)
+                : R < 9 ? ValueState::of(ValueState::Empty)
+                        : ValueState{ValueState::From,
+                                     {formatv("p:{0}#0", classUSR(H)).str()}}};
+    }
+    K.Count = 1;
+    K.At = loc(File, 60, Caller);
+    Class.Constructions[K.signature()] = std::move(K);
   }
 }
 
@@ -199,6 +232,19 @@ void addOwnFacts(ProjectFacts &Facts, unsigned TU, const std::string &File,
     } else {
       S.Untested += 1;
     }
+    // Version 2: the call passes a callable to the function's parameter.
+    SourceFacts &P =
+        Facts.get(formatv("p:{0}#0", functionUSR(Other, OK)).str(),
+                  SourceKind::Parameter, "on_step");
+    P.Owner = functionName(Other, OK);
+    unsigned R = G.below(20);
+    P.Args.add(R < 16   ? ValueState::of(ValueState::Set)
+               : R < 17 ? ValueState::of(ValueState::Empty)
+               : R < 19 ? ValueState{ValueState::From,
+                                     {formatv("p:{0}#0", functionUSR(TU, 0))
+                                          .str()}}
+                        : ValueState::of(ValueState::Unknown),
+               loc(File, 220 + K * 9, Caller));
   }
   for (unsigned K = 0; K < OwnParameters; ++K) {
     std::string Key =
@@ -243,10 +289,14 @@ std::vector<Candidate> generateCandidates(unsigned NumHeaders, Gen &G) {
         C.Keys.push_back("f:" + functionUSR(TU, G.below(OwnFunctions)));
       else if (R < 55)
         C.Keys.push_back("f:" + headerFunctionUSR(H, G.below(4)));
-      else if (R < 75)
+      else if (R < 75) {
         C.Keys.push_back(formatv("m:{0}@FI@after_step_{1}", classUSR(H),
                                  G.below(FieldsPerHeader))
                              .str());
+        // Version 2: some calls are guarded by the class's flag.
+        if (G.chance(0.3))
+          C.Guards.push_back(formatv("m:{0}@FI@enabled", classUSR(H)).str());
+      }
       else if (R < 95)
         C.Keys.push_back(formatv("p:{0}#{1}",
                                  functionUSR(TU, G.below(OwnFunctions)),

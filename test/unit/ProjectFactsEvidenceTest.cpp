@@ -1,0 +1,392 @@
+// The facts of issue 14 (what the project does): constructions, the
+// arguments calls pass, overrides, conditions kept in members, lifecycles.
+// Their merge keeps results independent of scheduling and sharding, their
+// JSON round-trips, and resolve() turns them into the findings and notes
+// that docs/checks/unchecked-policy-call.md describes.
+
+#include "ProjectFacts.h"
+#include "gtest/gtest.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace wrapguard {
+namespace {
+
+FactLoc at(llvm::StringRef File, unsigned Line, llvm::StringRef Function) {
+  FactLoc L;
+  L.File = File.str();
+  L.Line = Line;
+  L.Column = 5;
+  L.Offset = Line * 40;
+  L.Function = Function.str();
+  return L;
+}
+
+ValueState set() { return ValueState::of(ValueState::Set); }
+ValueState empty() { return ValueState::of(ValueState::Empty); }
+ValueState notCallable() { return ValueState::of(ValueState::NotCallable); }
+ValueState from(std::string Key) { return ValueState{ValueState::From, {Key}}; }
+
+CtorFact ctor(std::string Name, bool Sets, int FromParameter = -1,
+              std::string Condition = "") {
+  CtorFact C;
+  C.Name = std::move(Name);
+  C.SetsField = Sets;
+  C.FromParameter = FromParameter;
+  C.Condition = std::move(Condition);
+  C.ConditionText = C.Condition.empty() ? "" : "use_bias";
+  C.Loc = at("/p/backend.h", 10, "");
+  return C;
+}
+
+ConstructionFact construction(std::string Ctor, std::string Name,
+                              std::vector<ValueState> Args, FactLoc At,
+                              unsigned Count = 1) {
+  ConstructionFact K;
+  K.Ctor = std::move(Ctor);
+  K.CtorName = std::move(Name);
+  K.Args = std::move(Args);
+  K.At = std::move(At);
+  K.Count = Count;
+  return K;
+}
+
+void addConstruction(ProjectFacts &F, const ConstructionFact &K) {
+  SourceFacts &Class = F.get("c:B", SourceKind::Class, "Backend");
+  Class.Constructions[K.signature()] = K;
+}
+
+/// A class Backend with a conv constructor (ConvP *, Fn pad) that sets
+/// `pad` from its parameter 1 and a deconv constructor that leaves it empty;
+/// `bwd` is set by neither.
+ProjectFacts backend() {
+  ProjectFacts F;
+  SourceFacts &Pad = F.get("m:pad", SourceKind::Field, "Backend::pad");
+  Pad.Owner = "c:B";
+  Pad.Constructors["f:conv"] = ctor("Backend(ConvP *, Fn)", true, 1);
+  Pad.Constructors["f:deconv"] = ctor("Backend(DeconvP *)", false);
+  SourceFacts &Bwd = F.get("m:bwd", SourceKind::Field, "Backend::bwd");
+  Bwd.Owner = "c:B";
+  Bwd.Constructors["f:conv"] = ctor("Backend(ConvP *, Fn)", false);
+  Bwd.Constructors["f:deconv"] = ctor("Backend(DeconvP *)", false);
+  return F;
+}
+
+Candidate call(std::string Key, std::string Name = "fn") {
+  Candidate C;
+  C.Name = std::move(Name);
+  C.Keys = {std::move(Key)};
+  C.PolicyNames = "policy";
+  return C;
+}
+
+std::string text(const llvm::json::Value &V) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  OS << V;
+  return S;
+}
+
+//===----------------------------------------------------------------------===//
+// Constructions.
+//===----------------------------------------------------------------------===//
+
+TEST(EvidenceConstructions, NeverSetNamesTheConstructions) {
+  ProjectFacts F = backend();
+  addConstruction(F, construction("f:conv", "Backend(ConvP *, Fn)",
+                                  {notCallable(), set()},
+                                  at("/p/conv.cpp", 12, "Conv::init")));
+  addConstruction(F, construction("f:deconv", "Backend(DeconvP *)",
+                                  {notCallable()},
+                                  at("/p/deconv.cpp", 7, "Deconv::init"), 3));
+  Resolution R = resolve(F, call("m:bwd", "bwd"));
+  ASSERT_TRUE(R.Report);
+  ASSERT_EQ(R.Notes.size(), 3u);
+  EXPECT_EQ(R.Notes[0].Message, "'Backend::bwd' is set by none of the 4 "
+                                "constructions of 'Backend' in the project");
+  EXPECT_EQ(R.Notes[1].Message,
+            "'Backend' is constructed with 'Backend(ConvP *, Fn)', which "
+            "leaves 'Backend::bwd' empty, in 'Conv::init' (conv.cpp:12)");
+  EXPECT_EQ(R.Notes[2].Loc.File, "/p/deconv.cpp");
+}
+
+TEST(EvidenceConstructions, PerModeIsQuietUnlessStrict) {
+  ProjectFacts F = backend();
+  addConstruction(F, construction("f:conv", "Backend(ConvP *, Fn)",
+                                  {notCallable(), set()},
+                                  at("/p/conv.cpp", 12, "Conv::init")));
+  addConstruction(F, construction("f:deconv", "Backend(DeconvP *)",
+                                  {notCallable()},
+                                  at("/p/deconv.cpp", 7, "Deconv::init")));
+  EXPECT_FALSE(resolve(F, call("m:pad")).Report);
+  Candidate Strict = call("m:pad");
+  Strict.Strict = true;
+  Resolution R = resolve(F, Strict);
+  ASSERT_TRUE(R.Report);
+  ASSERT_EQ(R.Notes.size(), 1u);
+  EXPECT_NE(R.Notes[0].Message.find("'Backend(DeconvP *)'"), std::string::npos);
+  // Belief (a test of the member elsewhere) ties the call to the empty mode.
+  SourceFacts &Pad = F.get("m:pad", SourceKind::Field, "Backend::pad");
+  Pad.Tested = 1;
+  Pad.TestedAt = at("/p/other.cpp", 4, "careful");
+  EXPECT_TRUE(resolve(F, call("m:pad")).Report);
+}
+
+TEST(EvidenceConstructions, TheArgumentDecidesAFieldSetFromAParameter) {
+  ProjectFacts F = backend();
+  addConstruction(F, construction("f:conv", "Backend(ConvP *, Fn)",
+                                  {notCallable(), set()},
+                                  at("/p/conv.cpp", 12, "Conv::init")));
+  EXPECT_FALSE(resolve(F, call("m:pad")).Report);
+  addConstruction(F, construction("f:conv", "Backend(ConvP *, Fn)",
+                                  {notCallable(), empty()},
+                                  at("/p/conv.cpp", 30, "Conv::lazy")));
+  Resolution R = resolve(F, call("m:pad"));
+  // One construction passes nullptr, one a lambda: per mode.
+  EXPECT_FALSE(R.Report);
+}
+
+TEST(EvidenceConstructions, AConstructionInTheCallingFunctionDecides) {
+  ProjectFacts F = backend();
+  addConstruction(F, construction("f:conv", "Backend(ConvP *, Fn)",
+                                  {notCallable(), set()},
+                                  at("/p/conv.cpp", 12, "Conv::init")));
+  Candidate C = call("m:pad");
+  C.ConstructedClass = "c:B";
+  C.Construction = construction("f:deconv", "Backend(DeconvP *)",
+                                {notCallable()}, at("/p/run.cpp", 3, "run"));
+  Resolution R = resolve(F, C);
+  ASSERT_TRUE(R.Report);
+  ASSERT_EQ(R.Notes.size(), 1u);
+  EXPECT_EQ(R.Notes[0].Loc.File, "/p/run.cpp");
+  C.Construction = construction("f:conv", "Backend(ConvP *, Fn)",
+                                {notCallable(), set()},
+                                at("/p/run.cpp", 3, "run"));
+  EXPECT_FALSE(resolve(F, C).Report);
+}
+
+TEST(EvidenceConstructions, NoConstructionKeepsTheConstructorRule) {
+  // A library scanned alone: the constructor that leaves it empty decides.
+  Resolution R = resolve(backend(), call("m:pad"));
+  ASSERT_TRUE(R.Report);
+  EXPECT_EQ(R.Notes[0].Message, "'Backend::pad' is not set by the "
+                                "constructor 'Backend(DeconvP *)' "
+                                "(backend.h:10)");
+}
+
+TEST(EvidenceConstructions, AConditionKeptInAnUnchangedMemberHolds) {
+  ProjectFacts F;
+  SourceFacts &Bias = F.get("m:bias", SourceKind::Field, "Layer::bias_fn");
+  Bias.Owner = "c:L";
+  Bias.Constructors["f:L"] = ctor("Layer(bool)", true, -1, "m:use_bias");
+  F.get("c:L", SourceKind::Class, "Layer")
+      .Constructions["f:L(-)"] = construction(
+      "f:L", "Layer(bool)", {notCallable()}, at("/p/net.cpp", 5, "build"));
+  Candidate Guarded = call("m:bias");
+  Guarded.Guards = {"m:use_bias"};
+  EXPECT_FALSE(resolve(F, Guarded).Report);
+  Candidate Unguarded = call("m:bias");
+  Unguarded.Strict = true;
+  EXPECT_TRUE(resolve(F, Unguarded).Report);
+  // Assigned after construction: no longer an invariant.
+  F.get("m:use_bias", SourceKind::Field, "Layer::use_bias").ChangedAt =
+      at("/p/net.cpp", 40, "Layer::toggle");
+  Guarded.Strict = true;
+  EXPECT_TRUE(resolve(F, Guarded).Report);
+}
+
+//===----------------------------------------------------------------------===//
+// Arguments and overrides.
+//===----------------------------------------------------------------------===//
+
+TEST(EvidenceArguments, ACallThatPassesEmptyIsNamed) {
+  ProjectFacts F;
+  SourceFacts &P = F.get("p:run#0", SourceKind::Parameter, "hook");
+  P.Owner = "run_step";
+  P.Args.add(set(), at("/p/a.cpp", 3, "train"));
+  P.Args.add(empty(), at("/p/b.cpp", 9, "eval"));
+  Resolution R = resolve(F, call("p:run#0", "hook"));
+  ASSERT_TRUE(R.Report);
+  ASSERT_EQ(R.Notes.size(), 1u);
+  EXPECT_EQ(R.Notes[0].Message, "'hook' of 'run_step' is passed an empty "
+                                "callable in 'eval' (b.cpp:9)");
+}
+
+TEST(EvidenceArguments, EveryCallSettingItBeatsATest) {
+  ProjectFacts F;
+  SourceFacts &P = F.get("p:apply#0", SourceKind::Parameter, "policy");
+  P.Args.add(set(), at("/p/a.cpp", 3, "train"));
+  P.Args.add(set(), at("/p/b.cpp", 9, "eval"));
+  P.Tested = 1;
+  P.TestedAt = at("/p/a.cpp", 20, "apply");
+  EXPECT_FALSE(resolve(F, call("p:apply#0")).Report);
+  // An argument of unknown state leaves the test to decide.
+  P.Args.add(ValueState::of(ValueState::Unknown), at("/p/c.cpp", 1, "x"));
+  EXPECT_TRUE(resolve(F, call("p:apply#0")).Report);
+}
+
+TEST(EvidenceArguments, ValuesFollowedFromOtherSources) {
+  ProjectFacts F;
+  SourceFacts &Inner = F.get("p:inner#0", SourceKind::Parameter, "cb");
+  Inner.Owner = "inner";
+  Inner.Args.add(from("p:outer#0"), at("/p/a.cpp", 5, "outer"));
+  SourceFacts &Outer = F.get("p:outer#0", SourceKind::Parameter, "fn");
+  Outer.Owner = "outer";
+  Outer.Args.add(empty(), at("/p/b.cpp", 8, "main"));
+  Resolution R = resolve(F, call("p:inner#0", "cb"));
+  ASSERT_TRUE(R.Report);
+  ASSERT_EQ(R.Notes.size(), 2u);
+  EXPECT_EQ(R.Notes[0].Message, "'cb' of 'inner' is passed a value from "
+                                "'fn' in 'outer' (a.cpp:5)");
+  EXPECT_EQ(R.Notes[1].Loc.File, "/p/b.cpp");
+}
+
+TEST(EvidenceArguments, ACycleOfParametersIsNotASource) {
+  ProjectFacts F;
+  F.get("p:a#0", SourceKind::Parameter, "f")
+      .Args.add(from("p:b#0"), at("/p/a.cpp", 1, "b"));
+  F.get("p:b#0", SourceKind::Parameter, "g")
+      .Args.add(from("p:a#0"), at("/p/a.cpp", 2, "a"));
+  EXPECT_FALSE(resolve(F, call("p:a#0")).Report);
+}
+
+TEST(EvidenceArguments, CallsThroughTheBaseMethodReachTheOverride) {
+  ProjectFacts F;
+  F.get("p:Base::emit#0", SourceKind::Parameter, "cb")
+      .Args.add(empty(), at("/p/user.cpp", 11, "flush"));
+  SourceFacts &Override = F.get("p:File::emit#0", SourceKind::Parameter, "cb");
+  Override.Owner = "File::emit";
+  Override.Overrides = {"p:Base::emit#0"};
+  Resolution R = resolve(F, call("p:File::emit#0", "cb"));
+  ASSERT_TRUE(R.Report);
+  EXPECT_EQ(R.Notes[0].Loc.File, "/p/user.cpp");
+}
+
+//===----------------------------------------------------------------------===//
+// Lifecycle.
+//===----------------------------------------------------------------------===//
+
+TEST(EvidenceLifecycle, SetOnlyAfterConstructionIsEmptyInTheDestructor) {
+  ProjectFacts F;
+  SourceFacts &M = F.get("m:release", SourceKind::Field, "Handle::release");
+  M.Owner = "c:H";
+  M.Constructors["f:H"] = ctor("Handle()", false);
+  M.SetAt = at("/p/handle.cpp", 30, "Handle::create");
+  // Elsewhere, the two-phase set-up keeps it quiet...
+  EXPECT_FALSE(resolve(F, call("m:release")).Report);
+  // ...but the destructor runs when create() never did.
+  Candidate InDtor = call("m:release");
+  InDtor.During = Candidate::Lifecycle::Destructor;
+  InDtor.LifecycleClass = "c:H";
+  Resolution R = resolve(F, InDtor);
+  ASSERT_TRUE(R.Report);
+  EXPECT_EQ(R.Notes[0].Loc.Function, "Handle::create");
+}
+
+//===----------------------------------------------------------------------===//
+// Merge and JSON.
+//===----------------------------------------------------------------------===//
+
+ProjectFacts shardA() {
+  ProjectFacts F = backend();
+  addConstruction(F, construction("f:conv", "Backend(ConvP *, Fn)",
+                                  {notCallable(), set()},
+                                  at("/p/conv.cpp", 12, "Conv::init")));
+  SourceFacts &P = F.get("p:run#0", SourceKind::Parameter, "hook");
+  P.Args.add(set(), at("/p/a.cpp", 3, "train"));
+  P.Args.add(from("f:get"), at("/p/a.cpp", 4, "train"));
+  return F;
+}
+
+ProjectFacts shardB() {
+  ProjectFacts F;
+  addConstruction(F, construction("f:conv", "Backend(ConvP *, Fn)",
+                                  {notCallable(), set()},
+                                  at("/p/conv2.cpp", 2, "Conv2::init"), 2));
+  addConstruction(F, construction("f:deconv", "Backend(DeconvP *)",
+                                  {notCallable()},
+                                  at("/p/deconv.cpp", 7, "Deconv::init")));
+  SourceFacts &P = F.get("p:run#0", SourceKind::Parameter, "hook");
+  P.Args.add(empty(), at("/p/b.cpp", 9, "eval"));
+  P.Overrides = {"p:base#0"};
+  return F;
+}
+
+TEST(EvidenceMerge, IsCommutativeAndSumsConstructions) {
+  ProjectFacts AB = shardA(), BA = shardB();
+  AB.merge(shardB());
+  BA.merge(shardA());
+  EXPECT_EQ(text(AB.toJSON()), text(BA.toJSON()));
+  const SourceFacts *Class = AB.find("c:B");
+  ASSERT_NE(Class, nullptr);
+  ASSERT_EQ(Class->Constructions.size(), 2u);
+  const ConstructionFact &Conv =
+      Class->Constructions.at(construction("f:conv", "", {notCallable(), set()},
+                                           {})
+                                  .signature());
+  EXPECT_EQ(Conv.Count, 3u);
+  EXPECT_EQ(Conv.At.File, "/p/conv.cpp"); // The first in (file, offset).
+  const SourceFacts *P = AB.find("p:run#0");
+  EXPECT_EQ(P->Args.Set, 1u);
+  EXPECT_EQ(P->Args.Empty, 1u);
+  EXPECT_EQ(P->Args.From.count("f:get"), 1u);
+  EXPECT_EQ(P->Overrides, std::vector<std::string>{"p:base#0"});
+}
+
+TEST(EvidenceJSON, RoundTripsEveryNewMember) {
+  ProjectFacts F = shardA();
+  F.merge(shardB());
+  SourceFacts &Bias = F.get("m:bias", SourceKind::Field, "Layer::bias_fn");
+  Bias.Owner = "c:L";
+  Bias.Index = 2;
+  Bias.Constructors["f:L"] = ctor("Layer(bool)", true, 0, "m:use_bias");
+  Bias.AssignedFrom["p:set#0"] = at("/p/l.cpp", 8, "Layer::set");
+  F.get("m:use_bias", SourceKind::Field, "Layer::use_bias").ChangedAt =
+      at("/p/l.cpp", 9, "Layer::toggle");
+  llvm::json::Value V = F.toJSON();
+  auto Back = ProjectFacts::fromJSON(V);
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  EXPECT_EQ(text(Back->toJSON()), text(V));
+  const SourceFacts *B = Back->find("m:bias");
+  EXPECT_EQ(B->Owner, "c:L");
+  EXPECT_EQ(B->Index, 2);
+  EXPECT_EQ(B->Constructors.at("f:L").Condition, "m:use_bias");
+  EXPECT_EQ(B->Constructors.at("f:L").FromParameter, 0);
+  EXPECT_EQ(B->AssignedFrom.at("p:set#0").Line, 8u);
+  EXPECT_EQ(Back->find("m:use_bias")->ChangedAt.Function, "Layer::toggle");
+  EXPECT_EQ(Back->find("c:B")->Kind, SourceKind::Class);
+}
+
+TEST(EvidenceJSON, ValueStatesRoundTripAndBadOnesAreRejected) {
+  for (const ValueState &V :
+       {set(), empty(), notCallable(), ValueState::of(ValueState::Unknown),
+        ValueState{ValueState::From, {"f:a", "p:b#1"}}}) {
+    std::optional<ValueState> Back = ValueState::parse(V.text());
+    ASSERT_TRUE(Back) << V.text();
+    EXPECT_EQ(*Back, V) << V.text();
+  }
+  EXPECT_FALSE(ValueState::parse("sometimes"));
+  EXPECT_FALSE(ValueState::parse("from("));
+}
+
+TEST(EvidenceCandidate, JSONKeepsGuardsConstructionAndLifecycle) {
+  Candidate C = call("m:pad");
+  C.Guards = {"m:use_bias", "!m:frozen"};
+  C.ConstructedClass = "c:B";
+  C.Construction = construction("f:conv", "Backend(ConvP *, Fn)",
+                                {notCallable(), empty()},
+                                at("/p/run.cpp", 3, "run"));
+  C.During = Candidate::Lifecycle::Destructor;
+  C.LifecycleClass = "c:B";
+  C.Strict = true;
+  Candidate Back;
+  ASSERT_TRUE(Candidate::fromJSON(C.toJSON(), Back));
+  EXPECT_EQ(text(Back.toJSON()), text(C.toJSON()));
+  EXPECT_EQ(Back.Guards, C.Guards);
+  ASSERT_TRUE(Back.Construction);
+  EXPECT_EQ(Back.Construction->signature(), C.Construction->signature());
+  EXPECT_EQ(Back.During, Candidate::Lifecycle::Destructor);
+  EXPECT_TRUE(Back.Strict);
+}
+
+} // namespace
+} // namespace wrapguard
