@@ -92,8 +92,8 @@ void Captures::analyse(const FunctionDecl &Enclosing) {
             OC && OC->getOperator() == OO_Call && OC->getNumArgs() > 0
                 ? dyn_cast<DeclRefExpr>(stripNoise(OC->getArg(0)))
                 : nullptr;
-        auto It = DRE ? Called.find(dyn_cast<VarDecl>(DRE->getDecl()))
-                      : Called.end();
+        auto It =
+            DRE ? Called.find(dyn_cast<VarDecl>(DRE->getDecl())) : Called.end();
         if (It == Called.end())
           return;
         PerLambda &Vars = AtCalls[It->second->getLambdaClass()];
@@ -106,8 +106,8 @@ void Captures::analyse(const FunctionDecl &Enclosing) {
             continue;
           CallableState St = stateOf(*V, Q.env(), Types);
           Emptiness E = St.NonEmpty ? judgeState(St, Q) : Emptiness::Unknown;
-          auto [VIt, New] = Vars.try_emplace(V, CaptureState{E, {}, nullptr,
-                                                             nullptr});
+          auto [VIt, New] =
+              Vars.try_emplace(V, CaptureState{E, {}, nullptr, nullptr});
           if (!New)
             VIt->second.State = joinCalls(VIt->second.State, E);
         }

@@ -20,11 +20,10 @@ bool Constructions::hasCallableFields(const CXXRecordDecl &Decl) {
     return false;
   auto [It, New] = HasCallables.try_emplace(RD, false);
   if (New)
-    It->second =
-        !Ctx.getSourceManager().isInSystemHeader(RD->getLocation()) &&
-        llvm::any_of(RD->fields(), [&](const FieldDecl *F) {
-          return Types.isNullable(F->getType());
-        });
+    It->second = !Ctx.getSourceManager().isInSystemHeader(RD->getLocation()) &&
+                 llvm::any_of(RD->fields(), [&](const FieldDecl *F) {
+                   return Types.isNullable(F->getType());
+                 });
   return It->second;
 }
 
@@ -187,9 +186,8 @@ static bool isForwardingFactory(const FunctionDecl &FD) {
   if (!FD.getIdentifier())
     return false;
   StringRef N = FD.getName();
-  if (FD.isInStdNamespace() &&
-      (N == "make_shared" || N == "make_unique" || N == "allocate_shared" ||
-       N == "construct_at"))
+  if (FD.isInStdNamespace() && (N == "make_shared" || N == "make_unique" ||
+                                N == "allocate_shared" || N == "construct_at"))
     return true;
   const auto *MD = dyn_cast<CXXMethodDecl>(&FD);
   return MD && MD->getParent()->isInStdNamespace() &&
@@ -268,9 +266,8 @@ namespace {
 /// How a constructor's body sets a field, read off its statements.
 class BodyEffect {
 public:
-  BodyEffect(ASTContext &Ctx, const CallableTypes &Types, const FieldDecl &F,
-             const ParamMembers &Params)
-      : Ctx(Ctx), Types(Types), F(F), Params(Params) {}
+  BodyEffect(ASTContext &Ctx, const FieldDecl &F, const ParamMembers &Params)
+      : Ctx(Ctx), F(F), Params(Params) {}
 
   /// Whether the statements of S set F, in order: nullopt when they do not;
   /// otherwise the effect (FromParameter, Condition filled in).
@@ -329,8 +326,7 @@ private:
     const Expr *Obj = MC.getImplicitObjectArgument();
     if (!M || !Obj)
       return std::nullopt;
-    if (isa<CXXThisExpr>(stripNoise(Obj)) &&
-        M->getParent() == F.getParent()) {
+    if (isa<CXXThisExpr>(stripNoise(Obj)) && M->getParent() == F.getParent()) {
       const FunctionDecl *Def = nullptr;
       if (M->hasBody(Def) && Def)
         return ofBlock(Def->getBody(), Depth + 1);
@@ -415,7 +411,6 @@ private:
            isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts());
   }
 
-
   /// The constructor parameter V copies or moves, or -1.
   static int parameterIndex(const Expr *V) {
     V = stripNoise(V);
@@ -431,7 +426,6 @@ private:
   }
 
   ASTContext &Ctx;
-  const CallableTypes &Types;
   const FieldDecl &F;
   const ParamMembers &Params;
 };
@@ -472,7 +466,7 @@ std::optional<CtorFact> Constructions::effectOn(const CXXConstructorDecl &Ctor,
         unsigned(Target->FromParameter) < Init->getNumArgs()) {
       const Expr *Arg = Init->getArg(Target->FromParameter);
       ParamMembers None;
-      BodyEffect Effect(Ctx, Types, F, None);
+      BodyEffect Effect(Ctx, F, None);
       std::optional<CtorFact> Through = Effect.setTo(Arg);
       Fact.SetsField = Through.has_value();
       Fact.FromParameter = Through ? Through->FromParameter : -1;
@@ -491,7 +485,7 @@ std::optional<CtorFact> Constructions::effectOn(const CXXConstructorDecl &Ctor,
       if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl()))
         Params[P] = I->getMember();
   }
-  BodyEffect Effect(Ctx, Types, F, Params);
+  BodyEffect Effect(Ctx, F, Params);
   for (const CXXCtorInitializer *I : D->inits()) {
     if (I->getMember() != &F)
       continue;

@@ -121,7 +121,7 @@ public:
     noteConstruction(*CE);
     if (!Ctor->isCopyOrMoveConstructor())
       noteArguments(*Ctor, llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()),
-                  CE->getBeginLoc());
+                    CE->getBeginLoc());
     return true;
   }
 
@@ -178,8 +178,8 @@ private:
       K->Fact.At.Function = Global;
     SourceFacts &Class = C.Out.get(K->ClassKey, SourceKind::Class,
                                    K->Class->getQualifiedNameAsString());
-    auto [It, New] = Class.Constructions.try_emplace(K->Fact.signature(),
-                                                     K->Fact);
+    auto [It, New] =
+        Class.Constructions.try_emplace(K->Fact.signature(), K->Fact);
     if (!New) {
       It->second.Count += K->Fact.Count;
       keepFirst(It->second.At, K->Fact.At);
@@ -217,9 +217,9 @@ private:
     SourceFacts *F = C.field(*FD);
     if (!F)
       return;
-    ValueState V = Owner ? valueStateOf(*Value, Owner, C.Ctx, C.Types,
-                                        C.Indexes)
-                         : ValueState::of(ValueState::Unknown);
+    ValueState V = Owner
+                       ? valueStateOf(*Value, Owner, C.Ctx, C.Types, C.Indexes)
+                       : ValueState::of(ValueState::Unknown);
     if (V.What == ValueState::Empty)
       return noteEmptied(FD, Loc);
     keepFirst(F->SetAt, here(Loc));

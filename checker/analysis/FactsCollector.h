@@ -5,7 +5,8 @@
 // definition returns, where values from a source are tested for emptiness,
 // what every constructor does with callable fields, how the project
 // constructs classes with callable fields, what every call passes to
-// callable parameters, and where a field is emptied or set. See ProjectFacts.h for how the facts of all TUs are used.
+// callable parameters, and where a field is emptied or set. See ProjectFacts.h
+// for how the facts of all TUs are used.
 //
 //===----------------------------------------------------------------------===//
 

@@ -50,9 +50,9 @@ static std::optional<std::string> memberAtom(const FieldDecl &F) {
 }
 
 /// `m_ == K`, `K == m_`, `m_ != K` as an atom; nullopt otherwise.
-static std::optional<std::string>
-comparisonAtom(const Expr *L, const Expr *R, bool IsEq, bool Negated,
-               const ParamMembers *Params) {
+static std::optional<std::string> comparisonAtom(const Expr *L, const Expr *R,
+                                                 bool IsEq, bool Negated,
+                                                 const ParamMembers *Params) {
   const FieldDecl *F = memberOf(L, Params);
   std::optional<std::string> V = constantOf(R);
   if (!F || !V) {
@@ -96,9 +96,9 @@ static void collectAtoms(const Expr *E, bool Negated,
       OC && OC->getNumArgs() == 2 &&
       (OC->getOperator() == OO_EqualEqual ||
        OC->getOperator() == OO_ExclaimEqual)) {
-    if (auto A = comparisonAtom(OC->getArg(0), OC->getArg(1),
-                                OC->getOperator() == OO_EqualEqual, Negated,
-                                Params))
+    if (auto A =
+            comparisonAtom(OC->getArg(0), OC->getArg(1),
+                           OC->getOperator() == OO_EqualEqual, Negated, Params))
       Out.push_back(*A);
     return;
   }
@@ -134,8 +134,7 @@ static bool exits(const Stmt *S) {
 template <typename F>
 static void forEachCondition(const Stmt &S, ParentMap &PM, F Visit) {
   const Stmt *Child = &S;
-  for (const Stmt *P = PM.getParent(Child); P;
-       Child = P, P = PM.getParent(P)) {
+  for (const Stmt *P = PM.getParent(Child); P; Child = P, P = PM.getParent(P)) {
     if (const auto *If = dyn_cast<IfStmt>(P)) {
       if (If->getCond() && Child != If->getCond())
         Visit(*If->getCond(), Child != If->getElse());

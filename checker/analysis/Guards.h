@@ -49,9 +49,10 @@ std::vector<std::string> guardsAt(const clang::Stmt &S, clang::ParentMap &PM);
 /// The variables that the enclosing `if`s and `?:` on the branch taken, and
 /// the early exits before S (`if (!f) return;`), prove non-empty callables
 /// where S is evaluated.
-std::vector<const clang::VarDecl *>
-nonEmptyVarsAt(const clang::Stmt &S, clang::ParentMap &PM,
-               const CallableTypes &Types, clang::ASTContext &Ctx);
+std::vector<const clang::VarDecl *> nonEmptyVarsAt(const clang::Stmt &S,
+                                                   clang::ParentMap &PM,
+                                                   const CallableTypes &Types,
+                                                   clang::ASTContext &Ctx);
 
 /// Negates an atom.
 std::string negateAtom(llvm::StringRef Atom);

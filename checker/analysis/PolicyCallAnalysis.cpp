@@ -236,8 +236,9 @@ PolicyCallAnalyzer::Impl::judge(const PolicyCallVerdict &V,
     return std::nullopt;
   if (Cap && mayBeEmpty(Cap->State)) {
     State = Emptiness::MayBeEmpty;
-    F.Notes.push_back({Cap->Loc, capturedHereNote(
-                                     Name, Cap->State == Emptiness::AlwaysEmpty)});
+    F.Notes.push_back(
+        {Cap->Loc,
+         capturedHereNote(Name, Cap->State == Emptiness::AlwaysEmpty)});
   }
   if (State == Emptiness::Unknown && isHandleInvoking(V.Site, FD))
     return std::nullopt;

@@ -83,8 +83,8 @@ std::optional<CallSite> matchCallSite(const CallExpr &C,
       if (!Types.isInvokeMethod(*MD))
         return std::nullopt;
       if (!ME->isArrow())
-        return Accept(stripNoise(ME->getBase()),
-                      {CallableKind::FunctionObject}, AllArgs, false);
+        return Accept(stripNoise(ME->getBase()), {CallableKind::FunctionObject},
+                      AllArgs, false);
       if (const Expr *Inner = arrowed(ME->getBase()))
         return Accept(Inner, {CallableKind::SmartPointer}, AllArgs, false);
       return Accept(stripNoise(ME->getBase()), {CallableKind::RawPointer},
@@ -127,7 +127,7 @@ PolicyCallDiagnoser::operator()(const CFGElement &Elt, const PathQuery &Q) {
   // through a handle's operator->, `get()->f`), its state is unknown.
   Emptiness V = St.NonEmpty ? judgeState(St, Q) : Emptiness::Unknown;
   if (!St.NonEmpty && Q.proves(Q.env().arena().makeLiteral(false)))
-    return Out; // No path reaches the call.
+    return Out;                 // No path reaches the call.
   if (V == Emptiness::NonEmpty) // Also when no path reaches the call.
     return Out;
   Seen.insert(C);

@@ -329,9 +329,9 @@ ValueState valueStateOf(const Expr &E, const FunctionDecl *Owner,
     return ValueState::of(ValueState::Unknown);
   // Passed under a test that proves it set: `if (f) run(f);`.
   if (const auto *DRE = dyn_cast<DeclRefExpr>(Passed); DRE && Owner->getBody())
-    if (llvm::is_contained(nonEmptyVarsAt(E, Indexes.of(*Owner).parents(),
-                                          Types, Ctx),
-                           DRE->getDecl()))
+    if (llvm::is_contained(
+            nonEmptyVarsAt(E, Indexes.of(*Owner).parents(), Types, Ctx),
+            DRE->getDecl()))
       return ValueState::of(ValueState::Set);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(Passed))
     if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());

@@ -213,7 +213,8 @@ public:
 
   /// Some own callable is called and never tested.
   bool callsUnchecked() const {
-    return llvm::any_of(Called, [&](const void *C) { return !Tested.count(C); });
+    return llvm::any_of(Called,
+                        [&](const void *C) { return !Tested.count(C); });
   }
 
 private:

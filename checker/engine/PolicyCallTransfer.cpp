@@ -895,7 +895,8 @@ void Transfer::pointerCast(const CastExpr &Cast, Bools B) {
 void Transfer::VisitDeclStmt(const DeclStmt *DS) {
   for (const Decl *D : DS->decls()) {
     const auto *V = dyn_cast<VarDecl>(D);
-    if (!V || !V->isStaticLocal() || !V->getInit() || !W.isCallable(*V->getInit()))
+    if (!V || !V->isStaticLocal() || !V->getInit() ||
+        !W.isCallable(*V->getInit()))
       continue;
     CallableKind K = C.Types.classify(V->getType());
     if (K == CallableKind::None || V->getType()->isReferenceType())

@@ -417,8 +417,7 @@ static bool constructionFromJSON(const json::Value &V, ConstructionFact &C) {
   C.Ctor = O->getString("ctor").value_or("").str();
   C.CtorName = O->getString("name").value_or("").str();
   return !C.Ctor.empty() && readStates(O->getArray("args"), C.Args) &&
-         readCount(*O, "count", C.Count) &&
-         factLocFromJSON(O->get("at"), C.At);
+         readCount(*O, "count", C.Count) && factLocFromJSON(O->get("at"), C.At);
 }
 
 static Error sourceFromJSON(StringRef Key, const json::Value &V,
@@ -588,8 +587,8 @@ bool Candidate::fromJSON(const json::Value &V, Candidate &Out) {
   Out.PolicyNames = O->getString("policyNames").value_or("").str();
   Out.Strict = O->getBoolean("strict").value_or(false);
   StringRef During = O->getString("during").value_or("");
-  for (Lifecycle L : {Lifecycle::None, Lifecycle::Constructor,
-                      Lifecycle::Destructor})
+  for (Lifecycle L :
+       {Lifecycle::None, Lifecycle::Constructor, Lifecycle::Destructor})
     if (During == lifecycleName(L))
       Out.During = L;
   Out.LifecycleClass = O->getString("lifecycleClass").value_or("").str();

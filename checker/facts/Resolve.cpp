@@ -249,9 +249,9 @@ private:
   Emptiness judgeEmpties(const SourceFacts &F, std::vector<Evidence> &Why,
                          unsigned Depth) {
     if (F.EmptiedAt.valid()) {
-      Why.push_back({emptiedInNote(F.Name, F.EmptiedAt.Function,
-                                   F.EmptiedAt.shortText()),
-                     F.EmptiedAt});
+      Why.push_back(
+          {emptiedInNote(F.Name, F.EmptiedAt.Function, F.EmptiedAt.shortText()),
+           F.EmptiedAt});
       return Emptiness::MayBeEmpty;
     }
     for (const auto &[Key, At] : F.AssignedFrom) {
@@ -277,9 +277,9 @@ private:
     if (T.onlyEmpty() && !F.SetAt.valid()) {
       const SourceFacts *Class = Facts.find(F.Owner);
       if (!C.Construction || C.ConstructedClass != F.Owner)
-        Why.push_back({neverSetNote(F.Name, Class ? Class->Name : "",
-                                    T.total()),
-                       T.Empties.front()->At});
+        Why.push_back(
+            {neverSetNote(F.Name, Class ? Class->Name : "", T.total()),
+             T.Empties.front()->At});
       for (size_t I = 0; I < T.Empties.size() && I < MaxConstructionNotes; ++I)
         Why.push_back(constructionNote(*T.Empties[I], F));
       return Emptiness::MayBeEmpty;
@@ -315,13 +315,13 @@ private:
     // leaves it empty says nothing about the objects that are called.
     if (!AllSet && !F.SetAt.valid()) {
       const CtorFact &Ctor = Unset->second;
-      Why.push_back({Ctor.SetsField ? setOnlyWhenNote(F.Name, Ctor.Name,
-                                                      Ctor.ConditionText,
-                                                      Ctor.Loc.shortText())
-                                    : notSetByConstructorNote(
-                                          F.Name, Ctor.Name,
-                                          Ctor.Loc.shortText()),
-                     Ctor.Loc});
+      Why.push_back(
+          {Ctor.SetsField
+               ? setOnlyWhenNote(F.Name, Ctor.Name, Ctor.ConditionText,
+                                 Ctor.Loc.shortText())
+               : notSetByConstructorNote(F.Name, Ctor.Name,
+                                         Ctor.Loc.shortText()),
+           Ctor.Loc});
       return Emptiness::MayBeEmpty;
     }
     // Set by every constructor and never emptied: not a source, even if

@@ -85,8 +85,7 @@ UncheckedPolicyCallCheck::UncheckedPolicyCallCheck(
   };
   RegexList("NullableCallableTypes", "(no extra types)",
             Config.NullableCallableTypes);
-  RegexList("LookupFunctions", "(no lookup functions)",
-            Config.LookupFunctions);
+  RegexList("LookupFunctions", "(no lookup functions)", Config.LookupFunctions);
   RegexList("InvokeMethods", "(only the methods recognised by their body)",
             Config.InvokeMethods);
 

@@ -20,7 +20,8 @@ IntFn get_policy();
 std::string branchyFunction(unsigned Branches) {
   std::string S = "int branchy(int x) {\n  IntFn f = get_policy();\n";
   for (unsigned I = 0; I < Branches; ++I) {
-    S += "  if (x > " + std::to_string(I) + ") x += " + std::to_string(I % 7) + ";\n";
+    S += "  if (x > " + std::to_string(I) + ") x += " + std::to_string(I % 7) +
+         ";\n";
     if (I % 10 == 9)
       S += "  if (x == " + std::to_string(I) + ") f = get_policy();\n";
   }
@@ -73,8 +74,9 @@ Outcome run(const std::string &Body, const char *Name,
     return O;
   auto Start = std::chrono::steady_clock::now();
   auto Results = test::analyzeAll(*AST, Options);
-  O.Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
-                  .count();
+  O.Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
   const test::FunctionResult *R = test::find(Results, Name);
   EXPECT_NE(R, nullptr) << Name;
   if (R) {

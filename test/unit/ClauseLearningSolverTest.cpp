@@ -99,8 +99,8 @@ TEST_F(ClauseLearningSolverTest, AgreesWithBruteForceAndItsModelsHold) {
       Fs.push_back(&random(Atoms, 1 + Rng() % 3));
     Solver::Result R = solve(Fs);
     bool Expected = bruteForce(Fs, Atoms);
-    ASSERT_EQ(R.getStatus(), Expected ? Status::Satisfiable
-                                      : Status::Unsatisfiable)
+    ASSERT_EQ(R.getStatus(),
+              Expected ? Status::Satisfiable : Status::Unsatisfiable)
         << "trial " << Trial;
     if (!Expected) {
       ++Unsat;
@@ -152,8 +152,7 @@ TEST_F(ClauseLearningSolverTest, AgreesWithTheFrameworksSolverOnHardCNF) {
 
 TEST_F(ClauseLearningSolverTest, LiteralsAndEmptyInput) {
   EXPECT_EQ(solve({}).getStatus(), Status::Satisfiable);
-  EXPECT_EQ(solve({&A.makeLiteral(false)}).getStatus(),
-            Status::Unsatisfiable);
+  EXPECT_EQ(solve({&A.makeLiteral(false)}).getStatus(), Status::Unsatisfiable);
   EXPECT_EQ(solve({&A.makeLiteral(true)}).getStatus(), Status::Satisfiable);
   const Formula &X = A.makeAtomRef(A.makeAtom());
   EXPECT_EQ(solve({&X, &A.makeNot(X)}).getStatus(), Status::Unsatisfiable);
@@ -200,9 +199,9 @@ TEST_F(ClauseLearningSolverTest, LongChainOfJoinsOnAFlagIsQuick) {
                                A.makeAnd(Parent, A.makeAnd(F, C))));
     Fs.push_back(&A.makeEquals(A.makeAtomRef(Skipped),
                                A.makeAnd(Parent, A.makeNot(A.makeAnd(F, C)))));
-    Fs.push_back(&A.makeEquals(A.makeAtomRef(Join),
-                               A.makeOr(A.makeAtomRef(Taken),
-                                        A.makeAtomRef(Skipped))));
+    Fs.push_back(
+        &A.makeEquals(A.makeAtomRef(Join),
+                      A.makeOr(A.makeAtomRef(Taken), A.makeAtomRef(Skipped))));
     Token = Join;
   }
   std::vector<const Formula *> Implies = Fs;

@@ -5,8 +5,8 @@
 // that docs/checks/unchecked-policy-call.md describes.
 
 #include "ProjectFacts.h"
-#include "gtest/gtest.h"
 #include "llvm/Support/raw_ostream.h"
+#include "gtest/gtest.h"
 
 namespace wrapguard {
 namespace {
@@ -158,9 +158,9 @@ TEST(EvidenceConstructions, AConstructionInTheCallingFunctionDecides) {
   ASSERT_TRUE(R.Report);
   ASSERT_EQ(R.Notes.size(), 1u);
   EXPECT_EQ(R.Notes[0].Loc.File, "/p/run.cpp");
-  C.Construction = construction("f:conv", "Backend(ConvP *, Fn)",
-                                {notCallable(), set()},
-                                at("/p/run.cpp", 3, "run"));
+  C.Construction =
+      construction("f:conv", "Backend(ConvP *, Fn)", {notCallable(), set()},
+                   at("/p/run.cpp", 3, "run"));
   EXPECT_FALSE(resolve(F, C).Report);
 }
 
@@ -178,9 +178,9 @@ TEST(EvidenceConstructions, AConditionKeptInAnUnchangedMemberHolds) {
   SourceFacts &Bias = F.get("m:bias", SourceKind::Field, "Layer::bias_fn");
   Bias.Owner = "c:L";
   Bias.Constructors["f:L"] = ctor("Layer(bool)", true, -1, "m:use_bias");
-  F.get("c:L", SourceKind::Class, "Layer")
-      .Constructions["f:L(-)"] = construction(
-      "f:L", "Layer(bool)", {notCallable()}, at("/p/net.cpp", 5, "build"));
+  F.get("c:L", SourceKind::Class, "Layer").Constructions["f:L(-)"] =
+      construction("f:L", "Layer(bool)", {notCallable()},
+                   at("/p/net.cpp", 5, "build"));
   Candidate Guarded = call("m:bias");
   Guarded.Guards = {"m:use_bias"};
   EXPECT_FALSE(resolve(F, Guarded).Report);
@@ -319,10 +319,8 @@ TEST(EvidenceMerge, IsCommutativeAndSumsConstructions) {
   const SourceFacts *Class = AB.find("c:B");
   ASSERT_NE(Class, nullptr);
   ASSERT_EQ(Class->Constructions.size(), 2u);
-  const ConstructionFact &Conv =
-      Class->Constructions.at(construction("f:conv", "", {notCallable(), set()},
-                                           {})
-                                  .signature());
+  const ConstructionFact &Conv = Class->Constructions.at(
+      construction("f:conv", "", {notCallable(), set()}, {}).signature());
   EXPECT_EQ(Conv.Count, 3u);
   EXPECT_EQ(Conv.At.File, "/p/conv.cpp"); // The first in (file, offset).
   const SourceFacts *P = AB.find("p:run#0");
@@ -372,9 +370,9 @@ TEST(EvidenceCandidate, JSONKeepsGuardsConstructionAndLifecycle) {
   Candidate C = call("m:pad");
   C.Guards = {"m:use_bias", "!m:frozen"};
   C.ConstructedClass = "c:B";
-  C.Construction = construction("f:conv", "Backend(ConvP *, Fn)",
-                                {notCallable(), empty()},
-                                at("/p/run.cpp", 3, "run"));
+  C.Construction =
+      construction("f:conv", "Backend(ConvP *, Fn)", {notCallable(), empty()},
+                   at("/p/run.cpp", 3, "run"));
   C.During = Candidate::Lifecycle::Destructor;
   C.LifecycleClass = "c:B";
   C.Strict = true;

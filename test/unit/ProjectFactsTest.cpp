@@ -4,10 +4,10 @@
 // through clang-tidy's diagnostics.
 
 #include "ProjectFacts.h"
-#include "gtest/gtest.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include "gtest/gtest.h"
 
 namespace wrapguard {
 namespace {
@@ -84,9 +84,9 @@ TEST(ProjectFactsJoin, IsAssociative) {
   for (DefSummary A : AllSummaries)
     for (DefSummary B : AllSummaries)
       for (DefSummary C : AllSummaries)
-        EXPECT_EQ(joinDefinitions(joinDefinitions(A, B), C), joinDefinitions(A, joinDefinitions(B, C)))
-            << toString(A) << ", " << toString(B) << ", "
-            << toString(C);
+        EXPECT_EQ(joinDefinitions(joinDefinitions(A, B), C),
+                  joinDefinitions(A, joinDefinitions(B, C)))
+            << toString(A) << ", " << toString(B) << ", " << toString(C);
 }
 
 TEST(ProjectFactsJoin, Table) {
@@ -131,7 +131,8 @@ ProjectFacts factsB() {
   Fn.TestedAt = loc("/p/a.cpp", 88, 2000, "prepare"); // Smaller file.
   SourceFacts &Field = F.get("m:hook", SourceKind::Field, "Hooks::after_step");
   Field.Constructors["c:ctor1"] = ctor("Hooks()", true, loc("/p/h.cpp", 3, 30));
-  Field.Constructors["c:ctor2"] = ctor("Hooks(int)", false, loc("/p/h.cpp", 5, 60));
+  Field.Constructors["c:ctor2"] =
+      ctor("Hooks(int)", false, loc("/p/h.cpp", 5, 60));
   Field.EmptiedAt = loc("/p/y.cpp", 10, 100, "clear");
   F.get("f:other", SourceKind::Function, "other").Definition =
       Emptiness::AlwaysEmpty;
@@ -199,10 +200,10 @@ TEST(ProjectFactsMerge, TestedAtIsOrderedByFileThenOffset) {
 
 TEST(ProjectFactsMerge, AConstructorThatOneTUSeesNotSettingTheFieldWins) {
   ProjectFacts X, Y;
-  X.get("m:f", SourceKind::Field, "C::f").Constructors["c:C"] = ctor(
-      "C(int)", true, loc("/p/c.cpp", 4, 40));
-  Y.get("m:f", SourceKind::Field, "C::f").Constructors["c:C"] = ctor(
-      "C(int)", false, loc("/p/c.cpp", 4, 40));
+  X.get("m:f", SourceKind::Field, "C::f").Constructors["c:C"] =
+      ctor("C(int)", true, loc("/p/c.cpp", 4, 40));
+  Y.get("m:f", SourceKind::Field, "C::f").Constructors["c:C"] =
+      ctor("C(int)", false, loc("/p/c.cpp", 4, 40));
   ProjectFacts XY = X, YX = Y;
   XY.merge(Y);
   YX.merge(X);
@@ -272,9 +273,8 @@ TEST(ProjectFactsJSON, RejectsWrongFormatAndVersion) {
             std::string::npos);
   // Version 1 files lack the constructions and arguments: rejected, with
   // the way out.
-  std::string V1 = errorOf(Object{{"format", "wrapguard-facts"},
-                                  {"version", 1},
-                                  {"sources", Object{}}});
+  std::string V1 = errorOf(Object{
+      {"format", "wrapguard-facts"}, {"version", 1}, {"sources", Object{}}});
   EXPECT_NE(V1.find("version 1"), std::string::npos) << V1;
   EXPECT_NE(V1.find("reads version 2"), std::string::npos) << V1;
   EXPECT_NE(V1.find("wrapguard index"), std::string::npos) << V1;
@@ -298,10 +298,10 @@ TEST(ProjectFactsJSON, RejectsMalformedSources) {
   };
   EXPECT_NE(errorOf(With(Object{{"kind", "gadget"}})).find("'f:x'"),
             std::string::npos);
-  EXPECT_NE(errorOf(With(Object{{"kind", "function"},
-                                {"definition", "sometimes"}}))
-                .find("sometimes"),
-            std::string::npos);
+  EXPECT_NE(
+      errorOf(With(Object{{"kind", "function"}, {"definition", "sometimes"}}))
+          .find("sometimes"),
+      std::string::npos);
   EXPECT_NE(errorOf(With(Object{{"kind", "function"},
                                 {"testedAt", Object{{"line", 3}}}}))
                 .find("malformed location"),
@@ -323,12 +323,12 @@ TEST(ProjectFactsJSON, RejectsMalformedSources) {
                 .find("bad 'untested' count"),
             std::string::npos);
   EXPECT_NE(
-      errorOf(With(Object{
-                  {"kind", "field"},
-                  {"constructors",
-                   Object{{"c:C", Object{{"name", "C()"},
-                                         {"setsField", false},
-                                         {"at", Object{{"line", 2}}}}}}}}))
+      errorOf(
+          With(Object{{"kind", "field"},
+                      {"constructors",
+                       Object{{"c:C", Object{{"name", "C()"},
+                                             {"setsField", false},
+                                             {"at", Object{{"line", 2}}}}}}}}))
           .find("constructor of 'f:x' is malformed"),
       std::string::npos);
   // No "sources" at all: no facts, not an error.
@@ -483,7 +483,8 @@ TEST(ProjectFactsResolve, FieldNotSetByAConstructor) {
   ProjectFacts F;
   SourceFacts &S = F.get("m:h", SourceKind::Field, "Layer::grad_hook");
   S.Constructors["c:a"] = ctor("Layer()", true, loc("/p/layer.cpp", 3, 30));
-  S.Constructors["c:b"] = ctor("Layer(int, int)", false, loc("/p/layer.cpp", 9, 90));
+  S.Constructors["c:b"] =
+      ctor("Layer(int, int)", false, loc("/p/layer.cpp", 9, 90));
   Resolution R = resolve(F, candidate({"m:h"}));
   ASSERT_TRUE(R.Report);
   ASSERT_EQ(R.Notes.size(), 1u);

@@ -29,8 +29,9 @@ std::map<unsigned, Expect> parseExpectations(llvm::StringRef Code) {
 }
 
 std::unique_ptr<ASTUnit> parse(llvm::StringRef Code) {
-  std::vector<std::string> Args = {"-std=c++17", "-fsyntax-only",
-                                   "-resource-dir=" WRAPGUARD_CLANG_RESOURCE_DIR};
+  std::vector<std::string> Args = {
+      "-std=c++17", "-fsyntax-only",
+      "-resource-dir=" WRAPGUARD_CLANG_RESOURCE_DIR};
   std::unique_ptr<ASTUnit> AST =
       tooling::buildASTFromCodeWithArgs(Code, Args, "input.cpp");
   if (!AST) {
@@ -49,8 +50,8 @@ std::vector<FunctionResult> analyzeAll(ASTUnit &AST,
   ASTContext &Ctx = AST.getASTContext();
   const SourceManager &SM = Ctx.getSourceManager();
   std::vector<const FunctionDecl *> Functions;
-  auto Matches = match(
-      functionDecl(isDefinition(), unless(isImplicit())).bind("f"), Ctx);
+  auto Matches =
+      match(functionDecl(isDefinition(), unless(isImplicit())).bind("f"), Ctx);
   for (const BoundNodes &N : Matches)
     if (const auto *FD = N.getNodeAs<FunctionDecl>("f"))
       Functions.push_back(FD);
@@ -62,7 +63,8 @@ std::vector<FunctionResult> analyzeAll(ASTUnit &AST,
   std::set<const FunctionDecl *> Seen;
   PolicyCallAnalyzer Analyzer(Ctx, Options);
   for (const FunctionDecl *FD : Functions) {
-    if (!Seen.insert(FD).second || !SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())))
+    if (!Seen.insert(FD).second ||
+        !SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())))
       continue;
     if (!FD->hasBody() || FD->isDependentContext())
       continue;
@@ -74,8 +76,8 @@ std::vector<FunctionResult> analyzeAll(ASTUnit &AST,
   return Results;
 }
 
-std::map<unsigned, Expect> findingsByLine(ASTUnit &AST,
-                                          const std::vector<FunctionResult> &R) {
+std::map<unsigned, Expect>
+findingsByLine(ASTUnit &AST, const std::vector<FunctionResult> &R) {
   const SourceManager &SM = AST.getSourceManager();
   std::map<unsigned, Expect> Out;
   for (const FunctionResult &F : R)

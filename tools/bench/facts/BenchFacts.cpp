@@ -186,13 +186,13 @@ void addHeaderFacts(ProjectFacts &Facts, unsigned H, const std::string &File,
   // its two constructors and a set, empty or forwarded callable argument.
   if (G.chance(0.5)) {
     std::string ClassKey = "c:" + classUSR(H);
-    SourceFacts &Class = Facts.get(ClassKey, SourceKind::Class,
-                                   formatv("Hooks{0}", H).str());
+    SourceFacts &Class =
+        Facts.get(ClassKey, SourceKind::Class, formatv("Hooks{0}", H).str());
     ConstructionFact K;
     bool TwoArgs = G.chance(0.5);
-    K.Ctor = formatv("{0}@F@Hooks{1}#{2}", classUSR(H), H,
-                     TwoArgs ? "I#I#" : "")
-                 .str();
+    K.Ctor =
+        formatv("{0}@F@Hooks{1}#{2}", classUSR(H), H, TwoArgs ? "I#I#" : "")
+            .str();
     K.CtorName = TwoArgs ? formatv("Hooks{0}(int, int)", H).str()
                          : formatv("Hooks{0}()", H).str();
     if (TwoArgs) {
@@ -233,17 +233,16 @@ void addOwnFacts(ProjectFacts &Facts, unsigned TU, const std::string &File,
       S.Untested += 1;
     }
     // Version 2: the call passes a callable to the function's parameter.
-    SourceFacts &P =
-        Facts.get(formatv("p:{0}#0", functionUSR(Other, OK)).str(),
-                  SourceKind::Parameter, "on_step");
+    SourceFacts &P = Facts.get(formatv("p:{0}#0", functionUSR(Other, OK)).str(),
+                               SourceKind::Parameter, "on_step");
     P.Owner = functionName(Other, OK);
     unsigned R = G.below(20);
     P.Args.add(R < 16   ? ValueState::of(ValueState::Set)
                : R < 17 ? ValueState::of(ValueState::Empty)
-               : R < 19 ? ValueState{ValueState::From,
-                                     {formatv("p:{0}#0", functionUSR(TU, 0))
-                                          .str()}}
-                        : ValueState::of(ValueState::Unknown),
+               : R < 19
+                   ? ValueState{ValueState::From,
+                                {formatv("p:{0}#0", functionUSR(TU, 0)).str()}}
+                   : ValueState::of(ValueState::Unknown),
                loc(File, 220 + K * 9, Caller));
   }
   for (unsigned K = 0; K < OwnParameters; ++K) {
@@ -296,8 +295,7 @@ std::vector<Candidate> generateCandidates(unsigned NumHeaders, Gen &G) {
         // Version 2: some calls are guarded by the class's flag.
         if (G.chance(0.3))
           C.Guards.push_back(formatv("m:{0}@FI@enabled", classUSR(H)).str());
-      }
-      else if (R < 95)
+      } else if (R < 95)
         C.Keys.push_back(formatv("p:{0}#{1}",
                                  functionUSR(TU, G.below(OwnFunctions)),
                                  G.below(2))
