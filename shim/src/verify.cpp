@@ -325,6 +325,10 @@ void MemoryMeter::reset_peak() {
 // ---------------------------------------------------------------------------
 // verify_checkpointing
 
+bool retain_freed_cpu_memory() {
+  return wrapguard_cpu_memory_retain_freed() == 1;
+}
+
 torch::Device VerifyOptions::default_device() {
   return torch::cuda::is_available() ? torch::Device(torch::kCUDA)
                                      : torch::Device(torch::kCPU);

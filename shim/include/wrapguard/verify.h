@@ -57,6 +57,24 @@ private:
   torch::Device device_;
 };
 
+/// Makes the C library's malloc keep the CPU memory a step frees, for the
+/// next step, instead of returning it to the kernel. With glibc's defaults a
+/// LibTorch process that holds little else trims the heap and unmaps large
+/// blocks after each step, so the next step faults its tensors' pages in
+/// again (about 14,000 more page faults per step than Python on the
+/// benchmark model: docs/bench-shim.md). The cost: the process keeps its
+/// peak CPU memory. Call once, at start-up. Returns false where it cannot
+/// (not glibc).
+///
+/// Example:
+/// ```
+///   int main() {
+///     wrapguard::retain_freed_cpu_memory();
+///     // ... train
+///   }
+/// ```
+bool retain_freed_cpu_memory();
+
 /// Builds one batch of inputs on a device; called with the same seed set for
 /// the plain and the checkpointed run.
 using MakeBatch = std::function<std::vector<torch::Tensor>(torch::Device)>;
