@@ -51,8 +51,10 @@ struct PlanOptions {
   TORCH_ARG(std::function<torch::Tensor(const torch::Tensor &)>, loss_fn) =
       [](const torch::Tensor &out) { return out.square().mean(); };
   /// Profiled steps per recompute mode after one warm-up step. Memory is the
-  /// last step's; each module's times are its fastest.
-  TORCH_ARG(int, profile_steps) = 1;
+  /// last step's; each module's times are its fastest, since a selective
+  /// module's cost is a difference of two measured forwards and one step's
+  /// noise can swamp it.
+  TORCH_ARG(int, profile_steps) = 2;
   /// The exact solver keeps a frontier of (memory, time) states per module;
   /// when it would hold more than this many, the greedy one decides instead.
   TORCH_ARG(std::int64_t, max_exact_states) = 100000;
