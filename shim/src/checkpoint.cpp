@@ -1,7 +1,10 @@
-//===- checkpoint.cpp - Activation checkpointing and wrap policies --------===//
+//===- checkpoint.cpp - Activation checkpointing --------------------------===//
 //
 // The autograd node behind CheckpointWrapper, checkpoint() and
-// checkpoint_sequential(), and the wrap policies that place it.
+// checkpoint_sequential(): a forward without grad that keeps its inputs (and,
+// selectively, some operators' outputs), and a backward that recomputes.
+#include "selective.h"
+
 #include <wrapguard/call.h>
 #include <wrapguard/checkpoint.h>
 #include <wrapguard/policy.h>
@@ -15,6 +18,7 @@
 #include <torch/version.h>
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -65,44 +69,6 @@ struct AutocastState {
   }
 };
 
-// Generator states: the CPU default generator and, when the tensors live on
-// CUDA, the default generator of each such device. CUDA generators are reached
-// through at::globalContext(), which dispatches to the CUDA hooks at runtime
-// and compiles in CPU-only builds, so no #if is needed here.
-struct RngState {
-  Tensor cpu;
-  std::vector<std::pair<c10::DeviceIndex, Tensor>> cuda;
-
-  static RngState capture(const std::set<c10::DeviceIndex> &cuda_devices) {
-    RngState s;
-    {
-      at::Generator gen = at::detail::getDefaultCPUGenerator();
-      std::lock_guard<std::mutex> lock(gen.mutex());
-      s.cpu = gen.get_state();
-    }
-    for (c10::DeviceIndex index : cuda_devices) {
-      at::Generator gen =
-          at::globalContext().defaultGenerator(at::Device(at::kCUDA, index));
-      std::lock_guard<std::mutex> lock(gen.mutex());
-      s.cuda.emplace_back(index, gen.get_state());
-    }
-    return s;
-  }
-  void apply() const {
-    {
-      at::Generator gen = at::detail::getDefaultCPUGenerator();
-      std::lock_guard<std::mutex> lock(gen.mutex());
-      gen.set_state(cpu);
-    }
-    for (const auto &entry : cuda) {
-      at::Generator gen = at::globalContext().defaultGenerator(
-          at::Device(at::kCUDA, entry.first));
-      std::lock_guard<std::mutex> lock(gen.mutex());
-      gen.set_state(entry.second);
-    }
-  }
-};
-
 std::set<c10::DeviceIndex> cuda_devices_of(const std::vector<Tensor> &a,
                                            const std::vector<Tensor> &b) {
   std::set<c10::DeviceIndex> out;
@@ -118,14 +84,21 @@ std::set<c10::DeviceIndex> cuda_devices_of(const std::vector<Tensor> &a,
 struct RecomputeState : torch::CustomClassHolder {
   TensorFn fn;
   std::vector<Tensor> params;
-  std::shared_ptr<std::atomic<std::int64_t>> recomputes;
+  std::shared_ptr<detail::CheckpointCounters> counters;
   bool accumulate_unknown_leaves = false;
   std::size_t num_inputs = 0;
   std::vector<bool> input_requires_grad;
   bool preserve_rng = true;
-  std::set<c10::DeviceIndex> cuda_devices;
-  RngState rng;
+  std::set<c10::DeviceIndex> cuda_devices; // whose RNG state is replayed
   AutocastState autocast;
+  // Selective recompute (kept.ops set): what the forward kept.
+  detail::SelectiveRecord kept;
+  detail::CheckpointObserver observer;
+
+  void notify(CheckpointPhase phase) const {
+    if (observer)
+      observer(phase);
+  }
 };
 
 bool differentiable(const Tensor &t) {
@@ -136,13 +109,25 @@ struct CheckpointFunction : torch::autograd::Function<CheckpointFunction> {
   static variable_list forward(AutogradContext *ctx, at::TensorList all,
                                c10::intrusive_ptr<RecomputeState> state) {
     std::vector<Tensor> inputs(all.begin(), all.begin() + state->num_inputs);
+    state->notify(CheckpointPhase::forward_begin);
     state->autocast = AutocastState::capture();
+    // The RNG state is saved with the inputs, so the engine frees it with
+    // them after the backward (and keeps it for another with retain_graph).
+    std::vector<Tensor> saved = inputs;
     if (state->preserve_rng) {
       state->cuda_devices = cuda_devices_of(inputs, state->params);
-      state->rng = RngState::capture(state->cuda_devices);
+      for (Tensor &t : detail::RngState::capture(state->cuda_devices).tensors())
+        saved.push_back(std::move(t));
     }
-    ctx->save_for_backward(inputs);
-    std::vector<Tensor> outputs = state->fn(inputs);
+    ctx->save_for_backward(saved);
+    std::vector<Tensor> outputs;
+    if (state->kept.ops) {
+      detail::SelectiveMode mode(&state->kept, detail::SelectivePhase::record);
+      outputs = state->fn(inputs);
+    } else {
+      detail::SelectiveMode off(nullptr, detail::SelectivePhase::record);
+      outputs = state->fn(inputs);
+    }
     std::vector<Tensor> non_differentiable;
     for (const Tensor &out : outputs) {
       TORCH_CHECK(out.defined(),
@@ -153,6 +138,7 @@ struct CheckpointFunction : torch::autograd::Function<CheckpointFunction> {
     }
     ctx->mark_non_differentiable(non_differentiable);
     ctx->saved_data["state"] = c10::IValue::make_capsule(state);
+    state->notify(CheckpointPhase::forward_end);
     return outputs;
   }
 
@@ -176,9 +162,16 @@ struct CheckpointFunction : torch::autograd::Function<CheckpointFunction> {
           "wrapguard::CheckpointWrapper (or use checkpoint_sequential) "
           "instead");
     }
-    std::vector<Tensor> detached =
-        detach_inputs(ctx->get_saved_variables(), *state);
-    std::vector<Tensor> outputs = recompute(*state, detached);
+    const std::vector<Tensor> saved = ctx->get_saved_variables();
+    const std::vector<Tensor> inputs(saved.begin(),
+                                     saved.begin() + state->num_inputs);
+    detail::RngState rng;
+    if (state->preserve_rng)
+      rng = detail::RngState::from_tensors(
+          state->cuda_devices,
+          {saved.begin() + state->num_inputs, saved.end()});
+    std::vector<Tensor> detached = detach_inputs(inputs, *state);
+    std::vector<Tensor> outputs = recompute(*state, rng, detached);
     TORCH_CHECK(outputs.size() == grad_outputs.size(),
                 "wrapguard: the recompute returned ", outputs.size(),
                 " tensors but the forward returned ", grad_outputs.size(),
@@ -193,12 +186,13 @@ struct CheckpointFunction : torch::autograd::Function<CheckpointFunction> {
     }
     // One grad per forward argument: the tensors, then the state capsule.
     variable_list grads(state->num_inputs + state->params.size() + 1);
-    if (roots.empty())
-      return grads;
-    if (state->accumulate_unknown_leaves)
-      accumulate_into_leaves(roots, root_grads, detached, grads);
-    else
-      grads_of_inputs_and_params(roots, root_grads, detached, *state, grads);
+    if (!roots.empty()) {
+      if (state->accumulate_unknown_leaves)
+        accumulate_into_leaves(roots, root_grads, detached, grads);
+      else
+        grads_of_inputs_and_params(roots, root_grads, detached, *state, grads);
+    }
+    state->notify(CheckpointPhase::backward_end);
     return grads;
   }
 
@@ -220,27 +214,39 @@ private:
 
   // Runs the forward again with grad on, under the forward's RNG and autocast
   // state, and restores the current ones afterwards (even on an exception).
+  // The observer sees the recompute itself, inside the RNG bookkeeping, so
+  // what it measures is what a plain forward would do.
   static std::vector<Tensor> recompute(RecomputeState &state,
+                                       const detail::RngState &rng,
                                        const std::vector<Tensor> &inputs) {
-    RngState current;
+    std::optional<detail::ForkRng> fork;
     if (state.preserve_rng) {
-      current = RngState::capture(state.cuda_devices);
-      state.rng.apply();
+      fork.emplace(state.cuda_devices);
+      rng.restore();
     }
     AutocastState current_autocast = AutocastState::capture();
     state.autocast.apply();
-    struct Restore {
-      const RngState *rng;
-      const AutocastState *autocast;
-      ~Restore() {
-        autocast->apply();
-        if (rng)
-          rng->apply();
-      }
-    } restore{state.preserve_rng ? &current : nullptr, &current_autocast};
+    struct RestoreAutocast {
+      const AutocastState &saved;
+      ~RestoreAutocast() { saved.apply(); }
+    } restore{current_autocast};
     at::AutoGradMode grad_on(true);
-    state.recomputes->fetch_add(1, std::memory_order_relaxed);
-    return state.fn(inputs);
+    state.counters->recomputes.fetch_add(1, std::memory_order_relaxed);
+    state.notify(CheckpointPhase::recompute_begin);
+    std::vector<Tensor> outputs;
+    if (!state.kept.ops) {
+      detail::SelectiveMode off(nullptr, detail::SelectivePhase::replay);
+      outputs = state.fn(inputs);
+    } else {
+      {
+        detail::SelectiveMode mode(&state.kept, detail::SelectivePhase::replay);
+        outputs = state.fn(inputs);
+      }
+      state.counters->reused_outputs.fetch_add(state.kept.finish_replay(),
+                                               std::memory_order_relaxed);
+    }
+    state.notify(CheckpointPhase::recompute_end);
+    return outputs;
   }
 
   // Plain functions: accumulates into every leaf the recompute reaches (the
@@ -293,23 +299,32 @@ namespace detail {
 std::vector<Tensor>
 checkpoint_impl(TensorFn fn, const std::vector<Tensor> &inputs,
                 const std::vector<Tensor> &params,
-                std::shared_ptr<std::atomic<std::int64_t>> recomputes,
+                std::shared_ptr<CheckpointCounters> counters,
                 const CheckpointOptions &options,
-                bool accumulate_unknown_leaves) {
+                bool accumulate_unknown_leaves,
+                const CheckpointObserver &observer) {
   TORCH_CHECK(!inputs.empty(),
               "wrapguard::checkpoint: needs at least one tensor input");
   for (std::size_t i = 0; i < inputs.size(); ++i)
     TORCH_CHECK(inputs[i].defined(), "wrapguard::checkpoint: input ", i,
                 " is an undefined tensor");
-  if (!at::GradMode::is_enabled())
-    return fn(inputs); // nothing would be saved for a backward anyway
+  if (!at::GradMode::is_enabled()) {
+    // Nothing would be saved for a backward anyway. Run as the graph-building
+    // path runs fn, out of sight of an enclosing selective checkpoint, so its
+    // forward and its recompute see the same operators.
+    SelectiveMode off(nullptr, SelectivePhase::record);
+    return fn(inputs);
+  }
 
   auto state = c10::make_intrusive<RecomputeState>();
   state->fn = std::move(fn);
-  state->recomputes = std::move(recomputes);
+  state->counters = std::move(counters);
   state->accumulate_unknown_leaves = accumulate_unknown_leaves;
   state->num_inputs = inputs.size();
   state->preserve_rng = options.preserve_rng_state();
+  if (options.selective())
+    state->kept.ops = SavedOps::get(options.saved_ops());
+  state->observer = observer;
   for (const Tensor &t : inputs)
     state->input_requires_grad.push_back(t.requires_grad());
   for (const Tensor &p : params)
@@ -363,18 +378,77 @@ void note_wrapped_at_current_site(const torch::nn::Module &module) {
   std::int64_t params = 0;
   for (const Tensor &p : module.parameters())
     params += p.numel();
-  site->add_note("{\"type\":\"" + json_escape(short_type_name(module)) +
-                 "\",\"num_params\":" + std::to_string(params) + "}");
+  site->add_note({{"type", short_type_name(module)}, {"num_params", params}});
+}
+
+RngState RngState::capture(const std::set<c10::DeviceIndex> &cuda_devices) {
+  RngState s;
+  {
+    at::Generator gen = at::detail::getDefaultCPUGenerator();
+    std::lock_guard<std::mutex> lock(gen.mutex());
+    s.cpu_ = gen.get_state();
+  }
+  // CUDA generators are reached through at::globalContext(), which dispatches
+  // to the CUDA hooks at runtime and compiles in CPU-only builds.
+  for (c10::DeviceIndex index : cuda_devices) {
+    at::Generator gen =
+        at::globalContext().defaultGenerator(at::Device(at::kCUDA, index));
+    std::lock_guard<std::mutex> lock(gen.mutex());
+    s.cuda_.emplace_back(index, gen.get_state());
+  }
+  return s;
+}
+
+std::vector<Tensor> RngState::tensors() const {
+  std::vector<Tensor> out;
+  if (cpu_.defined())
+    out.push_back(cpu_);
+  for (const auto &entry : cuda_)
+    out.push_back(entry.second);
+  return out;
+}
+
+RngState RngState::from_tensors(const std::set<c10::DeviceIndex> &cuda_devices,
+                                const std::vector<Tensor> &tensors) {
+  TORCH_INTERNAL_ASSERT(tensors.size() == 1 + cuda_devices.size(),
+                        "RNG state tensors do not match the devices");
+  RngState s;
+  s.cpu_ = tensors[0];
+  std::size_t i = 1;
+  for (c10::DeviceIndex index : cuda_devices)
+    s.cuda_.emplace_back(index, tensors[i++]);
+  return s;
+}
+
+void RngState::restore() const {
+  if (cpu_.defined()) {
+    at::Generator gen = at::detail::getDefaultCPUGenerator();
+    std::lock_guard<std::mutex> lock(gen.mutex());
+    gen.set_state(cpu_);
+  }
+  for (const auto &entry : cuda_) {
+    at::Generator gen = at::globalContext().defaultGenerator(
+        at::Device(at::kCUDA, entry.first));
+    std::lock_guard<std::mutex> lock(gen.mutex());
+    gen.set_state(entry.second);
+  }
 }
 
 } // namespace detail
+
+std::vector<std::string> CheckpointOptions::default_saved_ops() {
+  return {"aten::mm",          "aten::addmm",  "aten::bmm",
+          "aten::baddbmm",     "aten::addbmm", "aten::mv",
+          "aten::addmv",       "aten::dot",    "aten::convolution",
+          "aten::_convolution"};
+}
 
 // ---------------------------------------------------------------------------
 // CheckpointWrapper
 
 CheckpointWrapperImpl::CheckpointWrapperImpl(torch::nn::AnyModule module,
-                                             CheckpointOptions options)
-    : module_(std::move(module)), options_(options) {
+                                             CheckpointOptions options_)
+    : options(std::move(options_)), module_(std::move(module)) {
   TORCH_CHECK(!module_.is_empty(),
               "wrapguard::CheckpointWrapper: the module is empty");
   const auto &inner = *module_.ptr();
@@ -388,14 +462,16 @@ CheckpointWrapperImpl::CheckpointWrapperImpl(torch::nn::AnyModule module,
 }
 
 void CheckpointWrapperImpl::register_wrapped() {
-  recomputes_ = std::make_shared<std::atomic<std::int64_t>>(0);
+  counters_ = std::make_shared<detail::CheckpointCounters>();
   register_module("module", module_.ptr());
   forward_ = detail::any_module_forward(module_);
 }
 
 void CheckpointWrapperImpl::reset() {
-  // Reached through clone(): the copy must own a copy of the wrapped module.
+  // Reached through clone(): the copy must own a copy of the wrapped module,
+  // and nobody observes it yet.
   module_ = module_.clone();
+  observer_ = nullptr;
   register_wrapped();
 }
 
@@ -408,7 +484,7 @@ Tensor CheckpointWrapperImpl::forward(const Tensor &input, const Tensor &input2,
       inputs.push_back(*t);
   auto outputs =
       detail::checkpoint_impl(forward_, inputs, module_.ptr()->parameters(),
-                              recomputes_, options_, false);
+                              counters_, options, false, observer_);
   TORCH_CHECK(outputs.size() == 1,
               "wrapguard::CheckpointWrapper: ", module_.ptr()->name(),
               "::forward() returned several tensors; the wrapper's forward "
@@ -449,257 +525,17 @@ Tensor checkpoint_sequential(torch::nn::Sequential seq, std::int64_t segments,
   };
   const std::int64_t size = n / segments;
   Tensor x = input;
-  auto recomputes = std::make_shared<std::atomic<std::int64_t>>(0);
+  auto counters = std::make_shared<detail::CheckpointCounters>();
   std::int64_t start = 0;
   for (std::int64_t s = 0; s + 1 < segments; ++s, start += size) {
     std::vector<Tensor> params;
     for (std::int64_t i = start; i < start + size; ++i)
       for (const Tensor &p : seq->ptr(i)->parameters())
         params.push_back(p);
-    x = detail::checkpoint_impl(run(start, start + size), {x}, params,
-                                recomputes, options, false)[0];
+    x = detail::checkpoint_impl(run(start, start + size), {x}, params, counters,
+                                options, false)[0];
   }
   return run(start, n)({x})[0];
-}
-
-// ---------------------------------------------------------------------------
-// Policies
-
-std::string short_type_name(const torch::nn::Module &module) {
-  std::string name = module.name();
-  // Strip template arguments before looking for the last scope.
-  std::string base = name.substr(0, name.find('<'));
-  auto scope = base.rfind("::");
-  if (scope != std::string::npos)
-    base = base.substr(scope + 2);
-  if (base.size() > 4 && base.compare(base.size() - 4, 4, "Impl") == 0)
-    base.resize(base.size() - 4);
-  return base;
-}
-
-std::int64_t count_unwrapped_params(const torch::nn::Module &module) {
-  if (dynamic_cast<const CheckpointWrapperImpl *>(&module))
-    return 0;
-  std::int64_t total = 0;
-  for (const auto &p : module.named_parameters(/*recurse=*/false))
-    total += p.value().numel();
-  for (const auto &child : module.children())
-    total += count_unwrapped_params(*child);
-  return total;
-}
-
-WrapPolicy WrapPolicy::no_wrap() { return WrapPolicy(Kind::no_wrap); }
-
-WrapPolicy WrapPolicy::size_based(std::int64_t min_num_params) {
-  TORCH_CHECK(min_num_params >= 0,
-              "wrapguard::WrapPolicy::size_based: "
-              "min_num_params must be >= 0, got ",
-              min_num_params);
-  WrapPolicy p(Kind::size_based);
-  p.min_num_params_ = min_num_params;
-  return p;
-}
-
-WrapPolicy WrapPolicy::transformer_based(std::set<std::string> type_names) {
-  WrapPolicy p(Kind::transformer_based);
-  p.type_names_ = std::move(type_names);
-  return p;
-}
-
-WrapPolicy
-WrapPolicy::lambda(std::function<bool(const torch::nn::Module &)> check_fn) {
-  TORCH_CHECK(check_fn, "wrapguard::WrapPolicy::lambda: check_fn is empty");
-  WrapPolicy p(Kind::lambda);
-  p.check_fn_ = std::move(check_fn);
-  return p;
-}
-
-bool WrapPolicy::can_wrap() const {
-  switch (kind_) {
-  case Kind::no_wrap:
-    return false;
-  case Kind::transformer_based:
-    return !type_names_.empty();
-  default:
-    return true;
-  }
-}
-
-std::string WrapPolicy::name() const {
-  switch (kind_) {
-  case Kind::no_wrap:
-    return "NO_WRAP";
-  case Kind::size_based:
-    return "SIZE_BASED(min=" + std::to_string(min_num_params_) + ")";
-  case Kind::transformer_based: {
-    std::string out = "TRANSFORMER_BASED(";
-    bool first = true;
-    for (const auto &n : type_names_) {
-      out += (first ? "" : ",") + n;
-      first = false;
-    }
-    return out + ")";
-  }
-  case Kind::lambda:
-    return "LAMBDA";
-  }
-  return "?";
-}
-
-WrapFn WrapPolicy::resolve(const torch::nn::Module &module) const {
-  if (dynamic_cast<const CheckpointWrapperImpl *>(&module))
-    return {};
-  bool wrap = false;
-  switch (kind_) {
-  case Kind::no_wrap:
-    break;
-  case Kind::size_based:
-    wrap = count_unwrapped_params(module) >= min_num_params_;
-    break;
-  case Kind::transformer_based: {
-    std::string full = module.name();
-    std::string base = full.substr(0, full.find('<'));
-    auto scope = base.rfind("::");
-    std::string unqualified =
-        scope == std::string::npos ? base : base.substr(scope + 2);
-    wrap = type_names_.count(full) || type_names_.count(unqualified) ||
-           type_names_.count(short_type_name(module));
-    break;
-  }
-  case Kind::lambda:
-    wrap = check_fn_(module);
-    break;
-  }
-  if (!wrap)
-    return {};
-  CheckpointOptions options = options_;
-  return [options](const torch::nn::AnyModule &m) {
-    return torch::nn::AnyModule(
-        CheckpointWrapper(std::make_shared<CheckpointWrapperImpl>(m, options)));
-  };
-}
-
-// ---------------------------------------------------------------------------
-// apply_activation_checkpointing
-
-namespace {
-
-// policy.resolve(module), with errors that say which module the policy threw
-// for: a c10::Error keeps its type and backtrace and gains that context; any
-// other exception becomes a c10::Error with its message.
-WrapFn resolve_or_explain(const WrapPolicy &policy,
-                          const torch::nn::Module &module,
-                          const std::string &path) {
-  try {
-    return policy.resolve(module);
-  } catch (c10::Error &e) {
-    TORCH_RETHROW(e, "wrapguard::apply_activation_checkpointing: policy ",
-                  policy.name(), " threw for module '", path, "' (",
-                  short_type_name(module), ")");
-  } catch (const std::exception &e) {
-    TORCH_CHECK(false, "wrapguard::apply_activation_checkpointing: policy ",
-                policy.name(), " threw for module '", path, "' (",
-                short_type_name(module), "): ", e.what());
-  }
-}
-
-void wrap_children(torch::nn::Module &parent, const std::string &prefix,
-                   const WrapPolicy &policy, CheckpointReport &report) {
-  auto *seq = dynamic_cast<torch::nn::SequentialImpl *>(&parent);
-  for (const auto &item : parent.named_children()) {
-    const std::string &key = item.key();
-    const std::shared_ptr<torch::nn::Module> &child = item.value();
-    const std::string path = prefix.empty() ? key : prefix + "." + key;
-    if (dynamic_cast<CheckpointWrapperImpl *>(child.get()))
-      continue; // already checkpointed: never wrap or recompute twice
-    ++report.modules_visited;
-    wrap_children(*child, path, policy, report);
-
-    WrapFn wrap = resolve_or_explain(policy, *child, path);
-    if (!wrap)
-      continue;
-    const std::string type = short_type_name(*child);
-    const std::int64_t params = count_unwrapped_params(*child);
-    if (child->parameters().empty()) {
-      report.skipped.push_back(
-          {path, type, "no parameters: nothing to checkpoint it for"});
-      continue;
-    }
-    if (!seq) {
-      report.skipped.push_back(
-          {path, type,
-           "its parent " + short_type_name(parent) +
-               " is not a torch::nn::Sequential and calls it directly; wrap "
-               "it by hand with wrapguard::CheckpointWrapper"});
-      continue;
-    }
-    std::size_t index = 0;
-    while (index < seq->size() && seq->ptr(index).get() != child.get())
-      ++index;
-    TORCH_INTERNAL_ASSERT(index < seq->size(),
-                          "child of a Sequential not among its modules");
-    torch::nn::AnyModule &slot = *(seq->begin() + index);
-    torch::nn::AnyModule wrapped = wrap(slot);
-    TORCH_CHECK(!wrapped.is_empty(),
-                "wrapguard::apply_activation_checkpointing:"
-                " the wrap callable of policy ",
-                policy.name(), " returned an empty module for '", path, "'");
-    slot = wrapped;
-    parent.replace_module(key, wrapped.ptr());
-    WrappedModule entry;
-    entry.name = path;
-    entry.type = type;
-    entry.num_params = params;
-    entry.wrapper = CheckpointWrapper(
-        std::dynamic_pointer_cast<CheckpointWrapperImpl>(wrapped.ptr()));
-    report.wrapped.push_back(std::move(entry));
-  }
-}
-
-} // namespace
-
-CheckpointReport
-apply_activation_checkpointing(const std::shared_ptr<torch::nn::Module> &root,
-                               const WrapPolicy &policy) {
-  TORCH_CHECK(root, "wrapguard::apply_activation_checkpointing: root is null");
-  CheckpointReport report;
-  report.policy = policy.name();
-  if (policy.kind() == WrapPolicy::Kind::no_wrap) {
-    report.warnings.push_back(
-        "activation checkpointing with policy NO_WRAP wraps nothing, so "
-        "nothing is checkpointed (PyTorch's None policy would wrap every "
-        "module instead)");
-    return report;
-  }
-  wrap_children(*root, "", policy, report);
-  if (report.wrapped.empty())
-    report.warnings.push_back("policy " + policy.name() +
-                              " wrapped no module; nothing is checkpointed");
-  for (const auto &s : report.skipped)
-    report.warnings.push_back("not wrapped: '" + s.name + "' (" + s.type +
-                              "): " + s.reason);
-  return report;
-}
-
-std::string CheckpointReport::to_string() const {
-  std::ostringstream out;
-  out << "policy " << policy << ": wrapped " << wrapped.size() << " of "
-      << modules_visited << " modules\n";
-  for (const auto &w : wrapped)
-    out << "  wrapped " << w.name << " (" << w.type << ", " << w.num_params
-        << " params)\n";
-  for (const auto &w : warnings)
-    out << "  warning: " << w << "\n";
-  return out.str();
-}
-
-void validate_checkpointing(const WrapPolicy &policy,
-                            const CheckpointingRequest &options) {
-  TORCH_CHECK_VALUE(
-      !options.activation_checkpointing() || policy.can_wrap(),
-      "activation checkpointing is enabled but the wrap policy ", policy.name(),
-      " wraps no module; choose a size-based, transformer-based or lambda "
-      "policy, or disable activation checkpointing");
 }
 
 } // namespace wrapguard

@@ -13,6 +13,10 @@
 #pragma clang diagnostic ignored "-Winconsistent-missing-override"
 #endif
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include <algorithm>
 #include <cstring>
 #include <mutex>
@@ -132,5 +136,15 @@ int64_t wrapguard_cpu_memory_peak() {
 }
 void wrapguard_cpu_memory_reset_peak() {
   wrapguard::TrackingCPUAllocator::instance().reset_peak();
+}
+int wrapguard_cpu_memory_retain_freed() {
+#if defined(__GLIBC__)
+  // Either setting alone turns off glibc's dynamic thresholds and makes
+  // things worse (every block above 128 KiB mmapped and unmapped); both
+  // together keep every freed block in the heap.
+  return mallopt(M_MMAP_MAX, 0) == 1 && mallopt(M_TRIM_THRESHOLD, -1) == 1;
+#else
+  return 0;
+#endif
 }
 }

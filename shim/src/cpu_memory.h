@@ -16,6 +16,11 @@ int64_t wrapguard_cpu_memory_current();
 int64_t wrapguard_cpu_memory_peak();
 /// Starts a new peak window at current().
 void wrapguard_cpu_memory_reset_peak();
+/// Makes glibc's malloc keep freed memory for reuse instead of handing it
+/// back to the kernel (no trimming of the heap's top, no mmap for large
+/// blocks), so a training loop's tensors land on pages it has touched
+/// before. Returns 1 when it took effect (glibc), 0 otherwise.
+int wrapguard_cpu_memory_retain_freed();
 }
 
 #endif // WRAPGUARD_CPU_MEMORY_H

@@ -1,7 +1,8 @@
 //===- verify.cpp - Verification of activation checkpointing --------------===//
 //
-// Plain vs checkpointed runs from the same weights, compared on grads,
-// recomputations, allocator-level memory and step time; and the memory meter.
+// Plain vs checkpointed runs from the same weights (checkpointed by a policy
+// or a plan), compared on grads, recomputations, allocator-level memory and
+// step time; and the memory meter.
 #include "cpu_memory.h"
 
 #include <wrapguard/call.h>
@@ -53,14 +54,6 @@ double max_abs_diff(const Tensor &a, const Tensor &b) {
       .abs()
       .max()
       .item<double>();
-}
-
-std::string json_number(double v) {
-  if (!std::isfinite(v))
-    return "null";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
 }
 
 // A model clone and how to run it.
@@ -170,7 +163,8 @@ void compare_steps(const StepResult &a, const StepResult &b,
 void time_steps(Root &plain, Root &ckpt, const std::vector<Tensor> &inputs,
                 const VerifyOptions &options, const StepResult &a,
                 const StepResult &b, VerifyResult &result) {
-  std::vector<double> ta, tb;
+  std::vector<double> &ta = result.step_times_plain,
+                      &tb = result.step_times_checkpointed;
   for (int i = 0; i < options.timed_steps(); ++i) {
     ta.push_back(run_step(plain, inputs, options, nullptr, false).seconds);
     tb.push_back(run_step(ckpt, inputs, options, nullptr, false).seconds);
@@ -179,19 +173,23 @@ void time_steps(Root &plain, Root &ckpt, const std::vector<Tensor> &inputs,
   result.step_seconds_checkpointed = tb.empty() ? b.seconds : median(tb);
 }
 
+// How the checkpointed clone is made: a policy or a plan.
+using Apply =
+    std::function<CheckpointReport(const std::shared_ptr<torch::nn::Module> &)>;
+
 VerifyResult verify_impl(const std::function<Root()> &make_clone,
-                         const WrapPolicy &policy, const MakeBatch &make_batch,
+                         const Apply &apply, VerifyResult result,
+                         const MakeBatch &make_batch,
                          const VerifyOptions &options) {
   TORCH_CHECK(make_batch,
               "wrapguard::verify_checkpointing: make_batch is empty");
   const torch::Device device = options.device();
-  VerifyResult result;
   result.device = device.str();
-  result.policy = policy.name();
 
   Root plain = make_clone();
   Root ckpt = make_clone();
-  CheckpointReport report = apply_activation_checkpointing(ckpt.module, policy);
+  CheckpointReport report = apply(ckpt.module);
+  result.policy = report.policy;
   result.warnings = report.warnings;
 
   torch::manual_seed(options.seed());
@@ -215,9 +213,56 @@ VerifyResult verify_impl(const std::function<Root()> &make_clone,
   time_steps(plain, ckpt, inputs, options, a, b, result);
 
   // Lands in the WRAPGUARD_TRACE file, where wrapguard join finds it.
-  detail::SiteRegistry::instance().add_record("verifications",
-                                              result.to_json());
+  detail::SiteRegistry::instance().add_record("verifications", result);
   return result;
+}
+
+VerifyResult with_policy(const WrapPolicy &policy) {
+  VerifyResult r;
+  r.selective = policy.options.selective();
+  return r;
+}
+
+VerifyResult with_plan(const CheckpointPlan &plan) {
+  VerifyResult r;
+  r.selective = plan.options.selective();
+  r.plan = plan;
+  return r;
+}
+
+Apply apply_policy(const WrapPolicy &policy) {
+  return [&policy](const std::shared_ptr<torch::nn::Module> &root) {
+    return apply_activation_checkpointing(root, policy);
+  };
+}
+
+Apply apply_plan(const CheckpointPlan &plan) {
+  return [&plan](const std::shared_ptr<torch::nn::Module> &root) {
+    return apply_activation_checkpointing(root, plan);
+  };
+}
+
+std::function<Root()> any_clones(const torch::nn::AnyModule &model,
+                                 torch::Device device) {
+  TORCH_CHECK(!model.is_empty(),
+              "wrapguard::verify_checkpointing: empty model");
+  return [&model, device] {
+    torch::nn::AnyModule copy = model.clone(device);
+    return Root{copy.ptr(), detail::any_module_forward(copy)};
+  };
+}
+
+std::function<Root()> sequential_clones(const torch::nn::Sequential &model,
+                                        torch::Device device) {
+  TORCH_CHECK(!model.is_empty(), "wrapguard::verify_checkpointing: null model");
+  return [&model, device] {
+    auto copy = std::dynamic_pointer_cast<torch::nn::SequentialImpl>(
+        model->clone(device));
+    TensorFn fn = [copy](const std::vector<Tensor> &in) {
+      return std::vector<Tensor>{copy->forward(in.at(0))};
+    };
+    return Root{copy, fn};
+  };
 }
 
 } // namespace
@@ -280,6 +325,10 @@ void MemoryMeter::reset_peak() {
 // ---------------------------------------------------------------------------
 // verify_checkpointing
 
+bool retain_freed_cpu_memory() {
+  return wrapguard_cpu_memory_retain_freed() == 1;
+}
+
 torch::Device VerifyOptions::default_device() {
   return torch::cuda::is_available() ? torch::Device(torch::kCUDA)
                                      : torch::Device(torch::kCPU);
@@ -289,80 +338,87 @@ VerifyResult verify_checkpointing(const torch::nn::AnyModule &model,
                                   const WrapPolicy &policy,
                                   const MakeBatch &make_batch,
                                   VerifyOptions options) {
-  TORCH_CHECK(!model.is_empty(),
-              "wrapguard::verify_checkpointing: empty model");
-  const torch::Device device = options.device();
-  return verify_impl(
-      [&] {
-        torch::nn::AnyModule copy = model.clone(device);
-        return Root{copy.ptr(), detail::any_module_forward(copy)};
-      },
-      policy, make_batch, options);
+  return verify_impl(any_clones(model, options.device()), apply_policy(policy),
+                     with_policy(policy), make_batch, options);
 }
 
 VerifyResult verify_checkpointing(const torch::nn::Sequential &model,
                                   const WrapPolicy &policy,
                                   const MakeBatch &make_batch,
                                   VerifyOptions options) {
-  TORCH_CHECK(!model.is_empty(), "wrapguard::verify_checkpointing: null model");
-  const torch::Device device = options.device();
-  return verify_impl(
-      [&] {
-        auto copy = std::dynamic_pointer_cast<torch::nn::SequentialImpl>(
-            model->clone(device));
-        TensorFn fn = [copy](const std::vector<Tensor> &in) {
-          return std::vector<Tensor>{copy->forward(in.at(0))};
-        };
-        return Root{copy, fn};
-      },
-      policy, make_batch, options);
+  return verify_impl(sequential_clones(model, options.device()),
+                     apply_policy(policy), with_policy(policy), make_batch,
+                     options);
+}
+
+VerifyResult verify_checkpointing(const torch::nn::AnyModule &model,
+                                  const CheckpointPlan &plan,
+                                  const MakeBatch &make_batch,
+                                  VerifyOptions options) {
+  return verify_impl(any_clones(model, options.device()), apply_plan(plan),
+                     with_plan(plan), make_batch, options);
+}
+
+VerifyResult verify_checkpointing(const torch::nn::Sequential &model,
+                                  const CheckpointPlan &plan,
+                                  const MakeBatch &make_batch,
+                                  VerifyOptions options) {
+  return verify_impl(sequential_clones(model, options.device()),
+                     apply_plan(plan), with_plan(plan), make_batch, options);
+}
+
+bool VerifyResult::within_budget(double tolerance) const {
+  return !plan || static_cast<double>(peak_bytes_checkpointed) <=
+                      static_cast<double>(plan->budget_bytes) * (1 + tolerance);
 }
 
 bool VerifyResult::passed(double tolerance) const {
   return !wrapped.empty() && recompute_per_backward == 1 &&
          max_abs_output_diff <= tolerance && max_abs_loss_diff <= tolerance &&
          max_abs_grad_diff <= tolerance &&
-         peak_bytes_checkpointed < peak_bytes_plain;
+         peak_bytes_checkpointed < peak_bytes_plain && within_budget();
 }
 
 std::string VerifyResult::to_json() const {
-  std::string out = "{\"device\":\"" + detail::json_escape(device) +
-                    "\",\"policy\":\"" + detail::json_escape(policy) +
-                    "\",\"wrapped\":" + std::to_string(wrapped.size()) +
-                    ",\"wrapped_modules\":[";
-  for (std::size_t i = 0; i < wrapped.size(); ++i) {
-    const auto &m = wrapped[i];
-    out += (i ? "," : "") + std::string("{\"name\":\"") +
-           detail::json_escape(m.name) + "\",\"type\":\"" +
-           detail::json_escape(m.type) +
-           "\",\"num_params\":" + std::to_string(m.num_params) +
-           ",\"recomputes_per_backward\":" +
-           std::to_string(m.recomputes_per_backward) + "}";
+  json out;
+  wrapguard::to_json(out, *this);
+  return detail::dump_json(out);
+}
+
+void to_json(json &out, const VerifyResult &r) {
+  json modules = json::array();
+  for (const ModuleVerification &m : r.wrapped)
+    modules.push_back({{"name", m.name},
+                       {"type", m.type},
+                       {"num_params", m.num_params},
+                       {"recomputes_per_backward", m.recomputes_per_backward}});
+  // Infinite or NaN differences (shapes that differ) are written as null.
+  out = {{"device", r.device},
+         {"policy", r.policy},
+         {"selective", r.selective},
+         {"wrapped", r.wrapped.size()},
+         {"wrapped_modules", std::move(modules)},
+         {"recompute_per_backward", r.recompute_per_backward},
+         {"max_abs_output_diff", r.max_abs_output_diff},
+         {"max_abs_loss_diff", r.max_abs_loss_diff},
+         {"max_abs_grad_diff", r.max_abs_grad_diff},
+         {"peak_bytes_plain", r.peak_bytes_plain},
+         {"peak_bytes_checkpointed", r.peak_bytes_checkpointed},
+         {"activation_bytes_plain", r.activation_bytes_plain},
+         {"activation_bytes_checkpointed", r.activation_bytes_checkpointed},
+         {"activation_bytes_saved", r.activation_bytes_saved()},
+         {"step_seconds_plain", r.step_seconds_plain},
+         {"step_seconds_checkpointed", r.step_seconds_checkpointed},
+         {"step_times_plain", r.step_times_plain},
+         {"step_times_checkpointed", r.step_times_checkpointed}};
+  if (r.plan) {
+    out["budget_bytes"] = r.plan->budget_bytes;
+    out["predicted_peak_bytes"] = r.plan->predicted_peak_bytes;
+    out["within_budget"] = r.within_budget();
+    out["plan"] = *r.plan;
   }
-  out +=
-      "],\"recompute_per_backward\":" + std::to_string(recompute_per_backward);
-  out += ",\"max_abs_output_diff\":" + json_number(max_abs_output_diff);
-  out += ",\"max_abs_loss_diff\":" + json_number(max_abs_loss_diff);
-  out += ",\"max_abs_grad_diff\":" + json_number(max_abs_grad_diff);
-  out += ",\"peak_bytes_plain\":" + std::to_string(peak_bytes_plain);
-  out +=
-      ",\"peak_bytes_checkpointed\":" + std::to_string(peak_bytes_checkpointed);
-  out +=
-      ",\"activation_bytes_plain\":" + std::to_string(activation_bytes_plain);
-  out += ",\"activation_bytes_checkpointed\":" +
-         std::to_string(activation_bytes_checkpointed);
-  out +=
-      ",\"activation_bytes_saved\":" + std::to_string(activation_bytes_saved());
-  out += ",\"step_seconds_plain\":" + json_number(step_seconds_plain);
-  out += ",\"step_seconds_checkpointed\":" +
-         json_number(step_seconds_checkpointed);
-  out += ",\"passed\":" +
-         std::string(passed(device == "cpu" ? 0.0 : 1e-5) ? "true" : "false");
-  out += ",\"warnings\":[";
-  for (std::size_t i = 0; i < warnings.size(); ++i)
-    out += (i ? ",\"" : "\"") + detail::json_escape(warnings[i]) + "\"";
-  out += "]}";
-  return out;
+  out["passed"] = r.passed(r.device == "cpu" ? 0.0 : 1e-5);
+  out["warnings"] = r.warnings;
 }
 
 } // namespace wrapguard

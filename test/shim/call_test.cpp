@@ -209,21 +209,29 @@ TEST(CallHelpers, TraceWrittenAtExit) {
 
 // Issue 10, item 8: JSON strings are escaped (quotes, backslashes, control
 // characters) and stay valid UTF-8 whatever the bytes of a file name are.
-TEST(CallHelpers, JsonEscape) {
-  using wrapguard::detail::json_escape;
-  EXPECT_EQ(json_escape("plain.cpp"), "plain.cpp");
-  EXPECT_EQ(json_escape("a\"b\\c"), "a\\\"b\\\\c");
-  EXPECT_EQ(json_escape("t\tn\nr\r\x01\x1f\x7f"),
-            "t\\tn\\nr\\r\\u0001\\u001f\x7f");
+// Issue 16: nlohmann/json writes them now; dump_json is the one place the
+// shim turns JSON into text.
+TEST(CallHelpers, DumpJsonEscapesAndKeepsUtf8Valid) {
+  const auto dump = [](const std::string &s) {
+    return wrapguard::detail::dump_json(wrapguard::json(s));
+  };
+  const std::string fffd = "\xef\xbf\xbd"; // U+FFFD in UTF-8
+  EXPECT_EQ(dump("plain.cpp"), "\"plain.cpp\"");
+  EXPECT_EQ(dump("a\"b\\c"), "\"a\\\"b\\\\c\"");
+  EXPECT_EQ(dump("t\tn\nr\r\x01\x1f\x7f"),
+            "\"t\\tn\\nr\\r\\u0001\\u001f\x7f\"");
   EXPECT_EQ(
-      json_escape("\xc3\xbcn\xc3\xaf \xe2\x82\xac \xf0\x9f\x98\x80"),
-      "\xc3\xbcn\xc3\xaf \xe2\x82\xac \xf0\x9f\x98\x80"); // ünï € and an emoji
-  EXPECT_EQ(json_escape("latin1-\xe9.cpp"), "latin1-\\ufffd.cpp");
-  EXPECT_EQ(json_escape("\xc0\xaf"), "\\ufffd\\ufffd"); // overlong '/'
-  EXPECT_EQ(json_escape("\xed\xa0\x80"),
-            "\\ufffd\\ufffd\\ufffd");                   // a surrogate
-  EXPECT_EQ(json_escape("\xe2\x82"), "\\ufffd\\ufffd"); // cut short
-  EXPECT_EQ(json_escape(std::string("nul\0", 4)), "nul\\u0000");
+      dump("\xc3\xbcn\xc3\xaf \xe2\x82\xac \xf0\x9f\x98\x80"),
+      "\"\xc3\xbcn\xc3\xaf \xe2\x82\xac \xf0\x9f\x98\x80\""); // ünï €, an emoji
+  EXPECT_EQ(dump("latin1-\xe9.cpp"), "\"latin1-" + fffd + ".cpp\"");
+  EXPECT_EQ(dump("\xc0\xaf"), "\"" + fffd + fffd + "\""); // overlong '/'
+  EXPECT_EQ(dump("\xed\xa0\x80"),
+            "\"" + fffd + fffd + fffd + "\"");     // a surrogate
+  EXPECT_EQ(dump("\xe2\x82"), "\"" + fffd + "\""); // cut short
+  EXPECT_EQ(dump(std::string("nul\0", 4)), "\"nul\\u0000\"");
+  // Objects keep the order their fields were added in.
+  EXPECT_EQ(wrapguard::detail::dump_json({{"b", 1}, {"a", 2.5}}),
+            "{\"b\":1,\"a\":2.5}");
 }
 
 // A strict UTF-8 check, written apart from the escaper it checks.
@@ -272,19 +280,28 @@ TEST(CallHelpers, TraceEscapesFileAndFunctionNames) {
                 "\"line\":9002,\"function\":\"call_at_odd_site\",\"calls\":1"),
       std::string::npos)
       << text;
-  EXPECT_NE(
-      text.find("{\"file\":\"tab\\there\\u0001 latin1-\\ufffd.cpp\",\"line\":7,"
-                "\"function\":\"f\\\"n\",\"calls\":1"),
-      std::string::npos)
+  EXPECT_NE(text.find("{\"file\":\"tab\\there\\u0001 latin1-\xef\xbf\xbd.cpp\","
+                      "\"line\":7,\"function\":\"f\\\"n\",\"calls\":1"),
+            std::string::npos)
       << text;
   EXPECT_TRUE(is_valid_utf8(text)) << text;
 }
 
-// Run in a child process by test/shim/verify_cli.py (WRAPGUARD_TRACE set),
-// which joins the trace with flagged-site lists that name the odd file.
+// Also run in a child process by test/shim/verify_cli.py (WRAPGUARD_TRACE
+// set), which joins the trace with flagged-site lists that name the odd file.
+// On its own it checks what that trace is made of: the site's file, line and
+// function as the registry holds them.
 TEST(CallHelpers, OddFileNameSiteForChildTrace) {
+  wrapguard::reset_call_sites();
   std::function<void()> none;
   call_at_odd_site(none);
+  const auto sites = wrapguard::call_sites();
+  const auto *s = find_site(sites, 9002);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->file, "odd \"quoted\" back\\slash \xc3\xbcn\xc3\xaf.cpp");
+  EXPECT_EQ(s->function, "call_at_odd_site");
+  EXPECT_EQ(s->calls, 1u);
+  EXPECT_EQ(s->empty_calls, 1u);
 }
 
 } // namespace

@@ -6,7 +6,13 @@ Usage: verify_cli.py CASE --verify BIN [--call-test BIN] [--scanner BIN]
 Cases (each a CTest entry, see test/shim/CMakeLists.txt):
   arguments      every numeric option rejects a bad value with a message and
                  exit status 2, never std::terminate (issue 10, defect 3);
-                 --sites says the join moved to `wrapguard join`
+                 --sites says the join moved to `wrapguard join`; the modes
+                 of --bench that exclude each other say so
+  modes          --bench, --bench --selective, --bench --checkpoint-every and
+                 --bench --memory-budget-mib on a small model: the JSON
+                 fields, grads identical, a plan within its budget, and an
+                 impossible budget that names the lowest achievable peak
+                 (issue 16)
   odd-names      a trace whose file names hold quotes, backslashes and
                  non-ASCII letters, joined by `wrapguard join` (--scanner)
                  with flagged-site lists in each format; every output line
@@ -68,11 +74,21 @@ def case_arguments(args):
     # run loads LibTorch, so the cross product would be slow for no gain.
     for value in ["x", "", "12x", "1.5", "-3", "0", "99999999999999999999999"]:
         expect_usage_error(args, "--blocks", value)
-    for option in ["--seq", "--width", "--hidden", "--batch", "--threads"]:
+    for option in ["--seq", "--width", "--hidden", "--batch", "--threads",
+                   "--memory-budget-mib", "--checkpoint-every"]:
         expect_usage_error(args, option, "0")
+    expect_usage_error(args, "--memory-budget-mib", "x")
     for option in ["--steps", "--threads"]:
         expect_usage_error(args, option, "3000000000")  # more than an int holds
     expect_usage_error(args, "--steps", "-1")
+    for extra, message in [
+            (["--bench", "--memory-budget-mib", "5", "--checkpoint-every", "2"],
+             "--memory-budget-mib and --checkpoint-every exclude each other"),
+            (["--demo", "--selective"], "go with --bench")]:
+        p = run([args.verify] + extra)
+        err = p.stderr.decode("utf-8", "replace")
+        check(p.returncode == 2 and message in err,
+              "%s: exit status %d, stderr %r" % (extra, p.returncode, err))
     # The join is the scanner's now (issue 10): say where it went.
     p = run([args.verify, "--sites", "a.sarif", "--trace", "t.json"])
     err = p.stderr.decode("utf-8", "replace")
@@ -165,15 +181,75 @@ def case_scanner_sarif(args):
                       % (fmt, key[0], key[1], got.get(key), (function, True)))
 
 
+# The fields --bench has always written; every mode writes them.
+BENCH_FIELDS = ["peak_bytes_plain", "peak_bytes_checkpointed", "activation_bytes_saved",
+                "step_seconds_plain", "step_seconds_checkpointed", "wrapped",
+                "max_abs_grad_diff", "step_times_plain", "step_times_checkpointed"]
+SMALL = ["--bench", "--blocks", "4", "--seq", "128", "--width", "128", "--hidden", "512",
+         "--steps", "1", "--json"]
+
+
+def bench(args, extra, what, status=0):
+    p = run([args.verify] + SMALL + extra)
+    check(p.returncode == status, "%s: exit status %d, want %d: %s"
+          % (what, p.returncode, status, p.stderr.decode("utf-8", "replace")))
+    rows = json_lines(p.stdout, what)
+    if status != 0:
+        return p
+    check(len(rows) == 1, "%s: %d JSON lines, want 1" % (what, len(rows)))
+    row = rows[0] if rows else {}
+    for field in BENCH_FIELDS:
+        check(field in row, "%s: no field %s in %r" % (what, field, row))
+    check(row.get("max_abs_grad_diff") == 0 and row.get("recompute_per_backward") == 1
+          and row.get("passed") is True, "%s: not identical or not passed: %r" % (what, row))
+    return row
+
+
+def case_modes(args):
+    full = bench(args, [], "full")
+    sel = bench(args, ["--selective"], "--selective")
+    check(sel.get("selective") is True and sel.get("policy", "").endswith(" selective"),
+          "--selective: %r" % sel)
+    check(full.get("activation_bytes_checkpointed", 0) < sel.get("activation_bytes_checkpointed", 0)
+          < sel.get("activation_bytes_plain", 0),
+          "--selective holds %r, full %r" % (sel.get("activation_bytes_checkpointed"),
+                                             full.get("activation_bytes_checkpointed")))
+    every = bench(args, ["--checkpoint-every", "2"], "--checkpoint-every")
+    check(every.get("policy") == "MODULES(blocks.0,blocks.2)" and every.get("wrapped") == 2,
+          "--checkpoint-every 2: %r" % every)
+
+    low, high = full.get("peak_bytes_checkpointed", 0), full.get("peak_bytes_plain", 0)
+    mib = ((low + high) // 2) >> 20
+    check(mib << 20 >= low, "no whole MiB between the peaks %d and %d" % (low, high))
+    plan = bench(args, ["--memory-budget-mib", str(mib)], "--memory-budget-mib")
+    budget = mib << 20
+    check(plan.get("budget_bytes") == budget, "budget_bytes %r" % plan.get("budget_bytes"))
+    check(plan.get("predicted_peak_bytes", budget + 1) <= budget,
+          "predicted %r over %d" % (plan.get("predicted_peak_bytes"), budget))
+    check(plan.get("peak_bytes_checkpointed", budget * 2) <= budget * 1.05
+          and plan.get("within_budget") is True, "measured %r over %d"
+          % (plan.get("peak_bytes_checkpointed"), budget))
+    detail = plan.get("plan", {})
+    check(detail.get("method") in ("exact", "greedy") and
+          len(detail.get("modules", [])) + len(detail.get("selective_modules", [])) ==
+          plan.get("wrapped"), "plan %r" % detail)
+
+    p = bench(args, ["--memory-budget-mib", str((low >> 20) - 1 or 1)], "impossible budget",
+              status=1)
+    err = p.stderr.decode("utf-8", "replace")
+    check("the lowest achievable peak is" in err and ("(%d bytes)" % low) in err,
+          "impossible budget: %r (lowest %d)" % (err, low))
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("case", choices=["arguments", "odd-names", "scanner-sarif"])
+    ap.add_argument("case", choices=["arguments", "modes", "odd-names", "scanner-sarif"])
     ap.add_argument("--verify", required=True)
     ap.add_argument("--call-test")
     ap.add_argument("--scanner")
     ap.add_argument("--make-project")
     args = ap.parse_args()
-    {"arguments": case_arguments, "odd-names": case_odd_names,
+    {"arguments": case_arguments, "modes": case_modes, "odd-names": case_odd_names,
      "scanner-sarif": case_scanner_sarif}[args.case](args)
     if failures:
         sys.stderr.write("%d failure(s)\n" % len(failures))

@@ -5,6 +5,7 @@
 // the scanner's: `wrapguard join --sites FILE --trace TRACE`.
 #include "DemoModel.h"
 
+#include <wrapguard/plan.h>
 #include <wrapguard/policy.h>
 #include <wrapguard/verify.h>
 
@@ -12,13 +13,16 @@
 #include <torch/cuda.h>
 #include <torch/utils.h>
 
+#include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <climits>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <iostream>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,8 +37,19 @@ const char *const Usage = R"(usage:
       allocator-level peak memory and step time. Exit status 1 when a policy
       that wraps something fails.
   wrapguard-verify --bench [--device cpu|cuda] [--blocks N] [--seq N]
-      [--width N] [--hidden N] [--batch N] [--steps N] [--threads N] [--json]
-      Plain vs CheckpointWrapper on a larger model (used by tools/bench/bench-shim).
+      [--width N] [--hidden N] [--batch N] [--steps N] [--threads N]
+      [--selective] [--memory-budget-mib M | --checkpoint-every K]
+      [--plain-only] [--retain-freed-memory] [--json]
+      Plain vs checkpointed on a larger model (used by tools/bench/bench-shim):
+      every block checkpointed; with --selective, selective recompute (the
+      outputs of matrix products kept); with --memory-budget-mib, the blocks
+      plan_checkpointing picks for a peak of at most M MiB; with
+      --checkpoint-every, blocks 0, K, 2K, ... (the naive way to fit). Exit
+      status 1 when grads differ, a wrapped block recomputes other than once,
+      the peak is not lower, or a plan's peak exceeds its budget by over 5%.
+      --plain-only times the plain model alone, step by step, as the Python
+      side of the benchmark does; --retain-freed-memory first calls
+      wrapguard::retain_freed_cpu_memory() (malloc keeps freed memory).
 Exit status 2 on a usage error. Flagged sites are joined with a
 WRAPGUARD_TRACE file by the scanner: wrapguard join --sites FILE --trace TRACE.
 )";
@@ -187,36 +202,132 @@ int runDemo(const std::string &deviceName, bool json) {
 struct BenchShape {
   std::int64_t blocks = 8, seq = 512, width = 512, hidden = 2048, batch = 2;
   int steps = 5, threads = 2;
+  bool selective = false, plainOnly = false, retainFreed = false;
+  std::int64_t budgetMib = 0; // 0: no budget
+  std::int64_t every = 0;     // 0: every block
 };
 
-int runBench(const std::string &deviceName, const BenchShape &shape,
-             bool json) {
+// Plans the blocks to checkpoint for the budget, on the model itself (the
+// profile leaves it as it was).
+wrapguard::CheckpointPlan planBench(wrapguard::DemoModel &model,
+                                    const wrapguard::MakeBatch &batch,
+                                    const BenchShape &s,
+                                    const wrapguard::CheckpointOptions &ckpt,
+                                    torch::Device device) {
+  torch::manual_seed(0);
+  return wrapguard::plan_checkpointing(
+      model, batch(device), s.budgetMib << 20,
+      wrapguard::PlanOptions().checkpoint_options(ckpt));
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n == 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// The plain model alone, one untimed and `steps` timed steps, each as the
+// Python side of tools/bench/bench-shim times it: grads cleared, seed set,
+// forward, loss, backward.
+int runPlainOnly(wrapguard::DemoModel &model, const wrapguard::MakeBatch &batch,
+                 const BenchShape &s, torch::Device device, bool json) {
+  torch::manual_seed(0);
+  const torch::Tensor x = batch(device).at(0);
+  wrapguard::MemoryMeter meter(device);
+  std::vector<double> times;
+  std::int64_t peak = 0, held = 0;
+  for (int step = 0; step <= s.steps; ++step) {
+    for (torch::Tensor &p : model->parameters())
+      p.mutable_grad() = torch::Tensor();
+    torch::manual_seed(0);
+    if (device.is_cuda())
+      torch::cuda::synchronize();
+    meter.reset_peak();
+    const std::int64_t base = meter.current();
+    const auto start = std::chrono::steady_clock::now();
+    torch::Tensor loss = model(x).square().mean();
+    held = meter.current() - base;
+    loss.backward();
+    if (device.is_cuda())
+      torch::cuda::synchronize();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    peak = meter.peak() - base;
+    if (step > 0)
+      times.push_back(seconds);
+  }
+  if (json) {
+    wrapguard::json out = {{"device", device.str()},
+                           {"policy", "PLAIN_ONLY"},
+                           {"retain_freed_memory", s.retainFreed},
+                           {"peak_bytes_plain", peak},
+                           {"activation_bytes_plain", held},
+                           {"step_seconds_plain", median(times)},
+                           {"step_times_plain", times}};
+    std::cout << wrapguard::detail::dump_json(out) << std::endl;
+  } else {
+    std::cout << "plain: " << median(times) << " s (median of " << times.size()
+              << "), peak " << formatBytes(peak) << "\n";
+  }
+  return 0;
+}
+
+int runBench(const std::string &deviceName, const BenchShape &s, bool json) {
   const std::optional<torch::Device> device = deviceOrError(deviceName);
   if (!device)
     return 2;
-  torch::set_num_threads(shape.threads);
+  if (s.retainFreed && !wrapguard::retain_freed_cpu_memory())
+    std::cerr << "wrapguard-verify: --retain-freed-memory has no effect here "
+                 "(not glibc)\n";
+  torch::set_num_threads(s.threads);
   torch::manual_seed(0);
   wrapguard::DemoModel model(wrapguard::DemoModelOptions()
-                                 .blocks(shape.blocks)
-                                 .width(shape.width)
-                                 .hidden(shape.hidden)
+                                 .blocks(s.blocks)
+                                 .width(s.width)
+                                 .hidden(s.hidden)
                                  .dropout(0.1));
-  const BenchShape s = shape;
-  auto r = wrapguard::verify_checkpointing(
-      torch::nn::AnyModule(model),
-      wrapguard::WrapPolicy::transformer_based({"DemoBlock"}),
-      [s](torch::Device d) {
-        return std::vector<torch::Tensor>{torch::randn(
-            {s.batch, s.seq, s.width}, torch::TensorOptions().device(d))};
-      },
-      wrapguard::VerifyOptions().device(*device).timed_steps(shape.steps));
+  const wrapguard::MakeBatch batch = [s](torch::Device d) {
+    return std::vector<torch::Tensor>{torch::randn(
+        {s.batch, s.seq, s.width}, torch::TensorOptions().device(d))};
+  };
+  if (s.plainOnly)
+    return runPlainOnly(model, batch, s, *device, json);
+  const auto verifyOptions =
+      wrapguard::VerifyOptions().device(*device).timed_steps(s.steps);
+  const auto ckpt = wrapguard::CheckpointOptions().selective(s.selective);
+  wrapguard::VerifyResult r;
+  if (s.budgetMib > 0) {
+    const wrapguard::CheckpointPlan plan =
+        planBench(model, batch, s, ckpt, *device);
+    if (!json)
+      std::cout << plan.to_string();
+    r = wrapguard::verify_checkpointing(torch::nn::AnyModule(model), plan,
+                                        batch, verifyOptions);
+  } else {
+    wrapguard::WrapPolicy policy =
+        wrapguard::WrapPolicy::transformer_based({"DemoBlock"}, ckpt);
+    if (s.every > 0) {
+      std::set<std::string> paths;
+      for (std::int64_t i = 0; i < s.blocks; i += s.every)
+        paths.insert("blocks." + std::to_string(i));
+      policy = wrapguard::WrapPolicy::modules(paths, ckpt);
+    }
+    r = wrapguard::verify_checkpointing(torch::nn::AnyModule(model), policy,
+                                        batch, verifyOptions);
+  }
   if (json) {
     std::cout << r.to_json() << std::endl;
   } else {
-    std::cout << "plain: " << r.step_seconds_plain << " s, peak "
-              << formatBytes(r.peak_bytes_plain)
+    std::cout << r.policy << "\nplain: " << r.step_seconds_plain << " s, peak "
+              << formatBytes(r.peak_bytes_plain) << ", activations "
+              << formatBytes(r.activation_bytes_plain)
               << "\ncheckpointed: " << r.step_seconds_checkpointed
-              << " s, peak " << formatBytes(r.peak_bytes_checkpointed) << "\n";
+              << " s, peak " << formatBytes(r.peak_bytes_checkpointed)
+              << ", activations "
+              << formatBytes(r.activation_bytes_checkpointed) << "\nmax|dgrad| "
+              << r.max_abs_grad_diff << ", recomputes "
+              << r.recompute_per_backward << "\n";
   }
   return r.passed(device->is_cpu() ? 0.0 : 1e-5) ? 0 : 1;
 }
@@ -268,12 +379,19 @@ std::optional<bool> parseShapeOption(const std::string &arg,
     return parseInteger<int>(arg, value, 0, INT_MAX, shape.steps);
   if (arg == "--threads")
     return parseInteger<int>(arg, value, 1, INT_MAX, shape.threads);
+  // Shifted left by 20 bits into bytes, so at most 2^43 MiB.
+  if (arg == "--memory-budget-mib")
+    return parseInteger<std::int64_t>(arg, value, 1, big >> 20,
+                                      shape.budgetMib);
+  if (arg == "--checkpoint-every")
+    return parseInteger<std::int64_t>(arg, value, 1, big, shape.every);
   return std::nullopt;
 }
 
 bool takesValue(const std::string &arg) {
-  for (const char *name : {"--blocks", "--seq", "--width", "--hidden",
-                           "--batch", "--steps", "--threads", "--device"})
+  for (const char *name :
+       {"--blocks", "--seq", "--width", "--hidden", "--batch", "--steps",
+        "--threads", "--device", "--memory-budget-mib", "--checkpoint-every"})
     if (arg == name)
       return true;
   return false;
@@ -309,6 +427,12 @@ std::optional<int> parseArgs(int argc, char **argv, Options &o) {
       o.bench = true;
     } else if (arg == "--json") {
       o.json = true;
+    } else if (arg == "--selective") {
+      o.shape.selective = true;
+    } else if (arg == "--plain-only") {
+      o.shape.plainOnly = true;
+    } else if (arg == "--retain-freed-memory") {
+      o.shape.retainFreed = true;
     } else if (arg == "--device") {
       o.device = value;
     } else if (arg == "-h" || arg == "--help") {
@@ -324,6 +448,23 @@ std::optional<int> parseArgs(int argc, char **argv, Options &o) {
 }
 
 int run(const Options &o) {
+  const BenchShape &s = o.shape;
+  if ((s.selective || s.budgetMib || s.every || s.plainOnly || s.retainFreed) &&
+      !o.bench) {
+    std::cerr << "wrapguard-verify: --selective, --memory-budget-mib, "
+                 "--checkpoint-every, --plain-only and --retain-freed-memory "
+                 "go with --bench\n";
+    return 2;
+  }
+  if (s.plainOnly && (s.selective || s.budgetMib || s.every)) {
+    std::cerr << "wrapguard-verify: --plain-only checkpoints nothing\n";
+    return 2;
+  }
+  if (s.budgetMib && s.every) {
+    std::cerr << "wrapguard-verify: --memory-budget-mib and "
+                 "--checkpoint-every exclude each other\n";
+    return 2;
+  }
   if (o.demo || o.bench) {
     if (o.device != "cpu" && o.device != "cuda") {
       std::cerr << "wrapguard-verify: --device must be cpu or cuda\n";

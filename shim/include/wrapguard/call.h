@@ -1,9 +1,11 @@
 //===- call.h - Null-safe calls through policy results ----------*- C++ -*-===//
 //
 // Null-safe calls through wrap-policy results, with per-site counting.
-// Header-only, C++17, standard library only: the clang-tidy check's
-// `FixMode: shim` rewrites flagged calls to these helpers, and the rewritten
-// files must compile with nothing but `-I shim/include` (no LibTorch).
+// Header-only, C++17, no LibTorch: the clang-tidy check's `FixMode: shim`
+// rewrites flagged calls to these helpers, and the rewritten files must
+// compile with `-I shim/include` alone. The trace is JSON written with
+// nlohmann/json (header-only, Debian's nlohmann-json3-dev), the shim's one
+// JSON writer.
 #ifndef WRAPGUARD_CALL_H
 #define WRAPGUARD_CALL_H
 
@@ -21,7 +23,13 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace wrapguard {
+
+/// The shim's JSON value: nlohmann/json with fields kept in insertion order,
+/// so objects are written in the order they were built.
+using json = nlohmann::ordered_json;
 
 /// One call site of a helper, identified by file, line and function. Counters
 /// are atomic so sites can be hit from several threads.
@@ -40,13 +48,13 @@ struct CallSite {
   std::atomic<std::uint64_t> calls{0};
   std::atomic<std::uint64_t> empty_calls{0};
 
-  /// Raw JSON objects describing what the site's callable wrapped (the shim
-  /// adds one per CheckpointWrapper built during a call through the site).
-  void add_note(std::string json_object) {
+  /// JSON objects describing what the site's callable wrapped (the shim adds
+  /// one per CheckpointWrapper built during a call through the site).
+  void add_note(json note) {
     std::lock_guard<std::mutex> lock(notes_mutex_);
-    notes_.push_back(std::move(json_object));
+    notes_.push_back(std::move(note));
   }
-  std::vector<std::string> notes() const {
+  std::vector<json> notes() const {
     std::lock_guard<std::mutex> lock(notes_mutex_);
     return notes_;
   }
@@ -62,7 +70,7 @@ struct CallSite {
 
 private:
   mutable std::mutex notes_mutex_;
-  std::vector<std::string> notes_;
+  std::vector<json> notes_;
 };
 
 /// A copy of one site's counters, as returned by `call_sites()`.
@@ -72,84 +80,18 @@ struct CallSiteSnapshot {
   std::string function;
   std::uint64_t calls = 0;
   std::uint64_t empty_calls = 0;
-  std::vector<std::string> notes;
+  std::vector<json> notes;
 };
 
 namespace detail {
 
-/// Length of the well-formed UTF-8 sequence at `s[i]` (RFC 3629: no overlong
-/// forms, no surrogates, nothing above U+10FFFF), or 0 when it is not one.
-inline std::size_t utf8_sequence_length(const std::string &s, std::size_t i) {
-  const auto byte = [&](std::size_t k) {
-    return k < s.size() ? static_cast<unsigned char>(s[k]) : 0u;
-  };
-  const unsigned lead = byte(i);
-  std::size_t n = 0;
-  unsigned low = 0x80, high = 0xBF; // allowed range of the second byte
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    n = 2;
-  } else if (lead >= 0xE0 && lead <= 0xEF) {
-    n = 3;
-    low = lead == 0xE0 ? 0xA0 : 0x80;
-    high = lead == 0xED ? 0x9F : 0xBF;
-  } else if (lead >= 0xF0 && lead <= 0xF4) {
-    n = 4;
-    low = lead == 0xF0 ? 0x90 : 0x80;
-    high = lead == 0xF4 ? 0x8F : 0xBF;
-  } else {
-    return 0;
-  }
-  if (byte(i + 1) < low || byte(i + 1) > high)
-    return 0;
-  for (std::size_t k = 2; k < n; ++k)
-    if (byte(i + k) < 0x80 || byte(i + k) > 0xBF)
-      return 0;
-  return n;
-}
-
-/// `s` as the contents of a JSON string (RFC 8259): quotes, backslashes and
-/// control characters escaped, well-formed UTF-8 kept as it is, and each byte
-/// of a malformed sequence (a Latin-1 file name, say) replaced by U+FFFD, so
-/// the document stays valid UTF-8.
-inline std::string json_escape(const std::string &s) {
-  std::string out;
-  out.reserve(s.size() + 2);
-  for (std::size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x80) {
-      const std::size_t n = utf8_sequence_length(s, i);
-      out += n ? s.substr(i, n) : "\\ufffd";
-      i += n ? n : 1;
-      continue;
-    }
-    switch (c) {
-    case '"':
-      out += "\\\"";
-      break;
-    case '\\':
-      out += "\\\\";
-      break;
-    case '\n':
-      out += "\\n";
-      break;
-    case '\r':
-      out += "\\r";
-      break;
-    case '\t':
-      out += "\\t";
-      break;
-    default:
-      if (c < 0x20) {
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
-        out += buf;
-      } else {
-        out += static_cast<char>(c);
-      }
-    }
-    ++i;
-  }
-  return out;
+/// `value` as JSON text on one line: the one place the shim turns JSON into
+/// text. Non-ASCII stays UTF-8; each malformed UTF-8 sequence in a string (a
+/// Latin-1 file name, say) becomes U+FFFD, so the text is always valid UTF-8
+/// JSON and writing never throws for a bad byte.
+inline std::string dump_json(const json &value) {
+  return value.dump(-1, ' ', /*ensure_ascii=*/false,
+                    json::error_handler_t::replace);
 }
 
 /// Process-wide registry of call sites and of extra trace records.
@@ -198,42 +140,35 @@ public:
     records_.clear();
   }
 
-  /// Appends a raw JSON value to the top-level array `key` of the trace.
-  void add_record(const std::string &key, std::string json_value) {
+  /// Appends `value` to the top-level array `key` of the trace.
+  void add_record(const std::string &key, json value) {
     std::lock_guard<std::mutex> lock(mutex_);
-    records_[key].push_back(std::move(json_value));
+    records_[key].push_back(std::move(value));
   }
 
-  std::string to_json() const {
-    std::vector<CallSiteSnapshot> sites = snapshot();
-    std::string out = "{\"sites\":[";
-    for (std::size_t i = 0; i < sites.size(); ++i) {
-      const CallSiteSnapshot &s = sites[i];
-      out += i ? ",\n" : "\n";
-      out += "{\"file\":\"" + json_escape(s.file) +
-             "\",\"line\":" + std::to_string(s.line) + ",\"function\":\"" +
-             json_escape(s.function) +
-             "\",\"calls\":" + std::to_string(s.calls) +
-             ",\"empty_calls\":" + std::to_string(s.empty_calls) +
-             ",\"wrapped\":[";
-      for (std::size_t j = 0; j < s.notes.size(); ++j)
-        out += (j ? "," : "") + s.notes[j];
-      out += "]}";
+  /// The trace: `{"sites":[...], <record key>:[...], ...}`.
+  json to_json() const {
+    json sites = json::array();
+    for (const CallSiteSnapshot &s : snapshot()) {
+      json wrapped = json::array();
+      for (const json &note : s.notes)
+        wrapped.push_back(note);
+      sites.push_back({{"file", s.file},
+                       {"line", s.line},
+                       {"function", s.function},
+                       {"calls", s.calls},
+                       {"empty_calls", s.empty_calls},
+                       {"wrapped", std::move(wrapped)}});
     }
-    out += "]";
+    json out = {{"sites", std::move(sites)}};
     std::lock_guard<std::mutex> lock(mutex_);
-    for (const auto &entry : records_) {
-      out += ",\n\"" + json_escape(entry.first) + "\":[";
-      for (std::size_t j = 0; j < entry.second.size(); ++j)
-        out += (j ? ",\n" : "") + entry.second[j];
-      out += "]";
-    }
-    out += "}\n";
+    for (const auto &entry : records_)
+      out[entry.first] = entry.second;
     return out;
   }
 
   bool write_json(const std::string &path) const {
-    std::string text = to_json();
+    std::string text = dump_json(to_json()) + "\n";
     std::FILE *f = std::fopen(path.c_str(), "w");
     if (!f)
       return false;
@@ -246,7 +181,7 @@ private:
   mutable std::mutex mutex_;
   std::map<std::tuple<std::string, int, std::string>, std::unique_ptr<CallSite>>
       sites_;
-  std::map<std::string, std::vector<std::string>> records_;
+  std::map<std::string, std::vector<json>> records_;
 };
 
 inline void write_trace_at_exit() {
@@ -301,8 +236,9 @@ template <typename F> bool is_empty_callable(const F &f) {
 ///
 /// Example:
 /// ```
-///   std::function<Module(Module)> policy = resolve_policy(cfg); // may be
-///   empty Module wrapped = wrapguard::call_or_identity(policy, module);
+///   // resolve_policy returns an empty std::function for NO_WRAP
+///   std::function<Module(Module)> policy = resolve_policy(cfg);
+///   Module wrapped = wrapguard::call_or_identity(policy, module);
 /// ```
 template <typename F, typename M>
 std::decay_t<M> call_or_identity(F &&f, M &&m) {

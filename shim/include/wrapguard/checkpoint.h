@@ -2,10 +2,13 @@
 //
 // CheckpointWrapper for modules, checkpoint() for functions and
 // checkpoint_sequential() for a Sequential: forwards that keep only their
-// inputs and recompute the rest in the backward.
+// inputs (and, with selective recompute, the outputs of costly operators) and
+// recompute the rest in the backward.
 #ifndef WRAPGUARD_CHECKPOINT_H
 #define WRAPGUARD_CHECKPOINT_H
 
+#include <ATen/core/Generator.h>
+#include <c10/core/Device.h>
 #include <c10/util/Exception.h>
 #include <torch/arg.h>
 #include <torch/nn/cloneable.h>
@@ -20,6 +23,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -31,15 +35,58 @@ namespace wrapguard {
 using TensorFn = std::function<std::vector<torch::Tensor>(
     const std::vector<torch::Tensor> &)>;
 
-/// Options for `CheckpointWrapper` and `checkpoint`.
+/// Options for `CheckpointWrapper`, `checkpoint_sequential` and the wrappers
+/// that policies and plans build.
+///
+/// Example:
+/// ```
+///   auto selective = wrapguard::CheckpointOptions().selective(true);
+///   wrapguard::CheckpointWrapper ckpt(block, selective);
+/// ```
 struct CheckpointOptions {
   /// Save the CPU generator (and the CUDA generator of the inputs' device) at
   /// forward time and replay it during the recompute, so dropout draws the
   /// same mask. Python's `preserve_rng_state`.
   TORCH_ARG(bool, preserve_rng_state) = true;
+  /// Selective recompute: the forward keeps the outputs of the operators in
+  /// `saved_ops` and the backward recomputes only the other operators (norms,
+  /// activations, dropout with its RNG replayed), reusing the kept outputs.
+  /// More memory than full recompute, much less time.
+  TORCH_ARG(bool, selective) = false;
+  /// The operators whose outputs selective recompute keeps, by schema name
+  /// as the dispatcher sees them below autograd ("aten::mm"). Operators that
+  /// return a view or an input, or that draw random numbers, are always
+  /// recomputed, whatever this list says.
+  TORCH_ARG(std::vector<std::string>, saved_ops) = default_saved_ops();
+
+  /// Matrix products (what linear layers and matmul come down to: mm, addmm,
+  /// bmm, baddbmm, addbmm, mv, addmv, dot) and convolutions (convolution,
+  /// _convolution).
+  static std::vector<std::string> default_saved_ops();
+};
+
+/// The stages of one checkpointed call, as a `detail::CheckpointObserver`
+/// sees them (the planner profiles a step with them).
+enum class CheckpointPhase {
+  forward_begin,
+  forward_end,
+  recompute_begin,
+  recompute_end,
+  backward_end,
 };
 
 namespace detail {
+
+/// What a checkpoint's backward passes did, shared by its calls.
+struct CheckpointCounters {
+  /// Recomputes run.
+  std::atomic<std::int64_t> recomputes{0};
+  /// Outputs that selective recomputes reused instead of computing.
+  std::atomic<std::int64_t> reused_outputs{0};
+};
+
+/// Called at each `CheckpointPhase` of a checkpointed call.
+using CheckpointObserver = std::function<void(CheckpointPhase phase)>;
 
 /// Runs `fn` on `inputs` without keeping its activations. `params` are the
 /// leaves `fn` reads besides its inputs (a module's parameters): they become
@@ -50,9 +97,10 @@ namespace detail {
 std::vector<torch::Tensor>
 checkpoint_impl(TensorFn fn, const std::vector<torch::Tensor> &inputs,
                 const std::vector<torch::Tensor> &params,
-                std::shared_ptr<std::atomic<std::int64_t>> recomputes,
+                std::shared_ptr<CheckpointCounters> counters,
                 const CheckpointOptions &options,
-                bool accumulate_unknown_leaves);
+                bool accumulate_unknown_leaves,
+                const CheckpointObserver &observer = {});
 
 /// Builds a `TensorFn` over a type-erased module. Errors from a forward that
 /// does not take or return tensors are rethrown with the module's name.
@@ -61,6 +109,42 @@ TensorFn any_module_forward(torch::nn::AnyModule module);
 /// Records, on the call site whose callable is running (see call.h), that it
 /// wrapped `module`.
 void note_wrapped_at_current_site(const torch::nn::Module &module);
+
+/// The states of the CPU generator and of the default generators of some
+/// CUDA devices; `restore()` puts them back.
+class RngState {
+public:
+  /// Holds nothing; `restore()` does nothing.
+  RngState() = default;
+  /// The current states of the CPU generator and of the default generator of
+  /// each CUDA device in `cuda_devices`.
+  static RngState capture(const std::set<c10::DeviceIndex> &cuda_devices = {});
+  /// The state tensors: the CPU generator's, then each CUDA device's in
+  /// order (what a checkpoint saves for its backward).
+  std::vector<torch::Tensor> tensors() const;
+  /// The state that `tensors()` of a capture for `cuda_devices` returned.
+  static RngState from_tensors(const std::set<c10::DeviceIndex> &cuda_devices,
+                               const std::vector<torch::Tensor> &tensors);
+  void restore() const;
+
+private:
+  torch::Tensor cpu_;
+  std::vector<std::pair<c10::DeviceIndex, torch::Tensor>> cuda_;
+};
+
+/// Restores the RNG states of the CPU and the given CUDA devices when it goes
+/// out of scope, as Python's `torch.random.fork_rng`.
+class ForkRng {
+public:
+  explicit ForkRng(const std::set<c10::DeviceIndex> &cuda_devices = {})
+      : saved_(RngState::capture(cuda_devices)) {}
+  ~ForkRng() { saved_.restore(); }
+  ForkRng(const ForkRng &) = delete;
+  ForkRng &operator=(const ForkRng &) = delete;
+
+private:
+  RngState saved_;
+};
 
 /// Whether any parameter type of M::forward decays to a tensor; used to turn a
 /// module whose forward takes no tensor into a clear runtime error.
@@ -86,7 +170,9 @@ auto call_with_tensors(F &f, const std::vector<torch::Tensor> &args,
 
 /// Wraps a module so that its forward keeps only its inputs; the backward
 /// recomputes the forward with grad enabled (same RNG, autocast state) and
-/// back-propagates through it. Grads equal the plain module's.
+/// back-propagates through it. Grads equal the plain module's. With
+/// `options.selective()`, the forward also keeps the outputs of the operators
+/// in `options.saved_ops()` and the recompute reuses them.
 ///
 /// The wrapped module's forward must take 1 to 4 tensors and return a tensor.
 /// Each backward through the wrapper recomputes once; `recompute_count()`
@@ -98,6 +184,7 @@ auto call_with_tensors(F &f, const std::vector<torch::Tensor> &args,
 ///   wrapguard::CheckpointWrapper ckpt(block);
 ///   auto y = ckpt(x);            // no activations of `block` kept
 ///   y.sum().backward();          // recomputes `block` once
+///   ckpt->options.selective(true); // next forward keeps the matmul's output
 /// ```
 class CheckpointWrapperImpl
     : public torch::nn::Cloneable<CheckpointWrapperImpl> {
@@ -131,14 +218,27 @@ public:
                         const torch::Tensor &input4 = {});
 
   /// Backward passes that recomputed this wrapper's module so far.
-  std::int64_t recompute_count() const { return recomputes_->load(); }
+  std::int64_t recompute_count() const { return counters_->recomputes.load(); }
+
+  /// Operator outputs that its selective recomputes reused so far, instead of
+  /// computing them again (0 with full recompute).
+  std::int64_t reused_output_count() const {
+    return counters_->reused_outputs.load();
+  }
 
   /// The wrapped module.
   const torch::nn::AnyModule &module() const { return module_; }
 
-  const CheckpointOptions &options() const { return options_; }
+  /// Calls `observer` at each phase of every later checkpointed call (the
+  /// planner's profile uses it); an empty function stops that.
+  void set_observer(detail::CheckpointObserver observer) {
+    observer_ = std::move(observer);
+  }
 
   void pretty_print(std::ostream &stream) const override;
+
+  /// The options this wrapper runs with; read at each forward.
+  CheckpointOptions options;
 
 protected:
   FORWARD_HAS_DEFAULT_ARGS({1, torch::nn::AnyValue(torch::Tensor())},
@@ -158,10 +258,10 @@ private:
   void register_wrapped();
 
   torch::nn::AnyModule module_;
-  CheckpointOptions options_;
   TensorFn forward_;
+  detail::CheckpointObserver observer_;
   std::vector<torch::Tensor> params_;
-  std::shared_ptr<std::atomic<std::int64_t>> recomputes_;
+  std::shared_ptr<detail::CheckpointCounters> counters_;
 };
 
 /// A `std::shared_ptr<CheckpointWrapperImpl>` handle; see
@@ -205,7 +305,7 @@ auto checkpoint(Fn &&fn, const Tensors &...inputs) {
   };
   auto out = detail::checkpoint_impl(
       std::move(erased), {inputs...}, {},
-      std::make_shared<std::atomic<std::int64_t>>(0), CheckpointOptions{},
+      std::make_shared<detail::CheckpointCounters>(), CheckpointOptions{},
       /*accumulate_unknown_leaves=*/true);
   if constexpr (std::is_same_v<Result, torch::Tensor>)
     return out.at(0);

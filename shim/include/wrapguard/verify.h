@@ -6,7 +6,9 @@
 #ifndef WRAPGUARD_VERIFY_H
 #define WRAPGUARD_VERIFY_H
 
+#include <wrapguard/call.h>
 #include <wrapguard/checkpoint.h>
+#include <wrapguard/plan.h>
 #include <wrapguard/policy.h>
 
 #include <c10/core/Device.h>
@@ -18,6 +20,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,6 +57,24 @@ private:
   torch::Device device_;
 };
 
+/// Makes the C library's malloc keep the CPU memory a step frees, for the
+/// next step, instead of returning it to the kernel. With glibc's defaults a
+/// LibTorch process that holds little else trims the heap and unmaps large
+/// blocks after each step, so the next step faults its tensors' pages in
+/// again (about 14,000 more page faults per step than Python on the
+/// benchmark model: docs/bench-shim.md). The cost: the process keeps its
+/// peak CPU memory. Call once, at start-up. Returns false where it cannot
+/// (not glibc).
+///
+/// Example:
+/// ```
+///   int main() {
+///     wrapguard::retain_freed_cpu_memory();
+///     // ... train
+///   }
+/// ```
+bool retain_freed_cpu_memory();
+
 /// Builds one batch of inputs on a device; called with the same seed set for
 /// the plain and the checkpointed run.
 using MakeBatch = std::function<std::vector<torch::Tensor>(torch::Device)>;
@@ -86,6 +107,10 @@ struct ModuleVerification {
 struct VerifyResult {
   std::string device;
   std::string policy;
+  /// Whether the wrappers recompute selectively.
+  bool selective = false;
+  /// The plan verified, for `verify_checkpointing(model, plan, ...)`.
+  std::optional<CheckpointPlan> plan;
   std::vector<ModuleVerification> wrapped;
   std::vector<std::string> warnings;
   /// The same for every wrapped module when the check passes, -1 when the
@@ -100,18 +125,29 @@ struct VerifyResult {
   /// Bytes still held after the forward (what the backward keeps alive).
   std::int64_t activation_bytes_plain = 0;
   std::int64_t activation_bytes_checkpointed = 0;
+  /// Medians of the timed steps, and every timed step (variants alternate).
   double step_seconds_plain = 0;
   double step_seconds_checkpointed = 0;
+  std::vector<double> step_times_plain;
+  std::vector<double> step_times_checkpointed;
 
   std::int64_t activation_bytes_saved() const {
     return activation_bytes_plain - activation_bytes_checkpointed;
   }
+  /// For a plan: the checkpointed peak is at most its budget plus
+  /// `tolerance` (a fraction; the target allows 5 %). True without
+  /// a plan.
+  bool within_budget(double tolerance = 0.05) const;
   /// Grads and outputs identical within `tolerance` (0 on the CPU), one
-  /// recompute per backward, and a lower peak, for a policy that wrapped.
+  /// recompute per backward, a lower peak, and a plan's peak within its
+  /// budget, for a policy or plan that wrapped.
   bool passed(double tolerance = 0) const;
   /// One JSON object on one line, with the fields documented in docs/shim.md.
   std::string to_json() const;
 };
+
+/// The result as a JSON object (nlohmann's `to_json` customization point).
+void to_json(json &out, const VerifyResult &result);
 
 /// Builds the plain and the checkpointed model from the same weights (two
 /// clones of `model`, so `model` itself is untouched), runs forward and
@@ -137,6 +173,26 @@ VerifyResult verify_checkpointing(const torch::nn::AnyModule &model,
 /// `AnyModule` cannot hold).
 VerifyResult verify_checkpointing(const torch::nn::Sequential &model,
                                   const WrapPolicy &policy,
+                                  const MakeBatch &make_batch,
+                                  VerifyOptions options = {});
+
+/// The same with the modules of a `CheckpointPlan` checkpointed; the result
+/// carries the plan, and `passed()` asks for the peak to fit its budget.
+///
+/// Example:
+/// ```
+///   auto plan = wrapguard::plan_checkpointing(model, batch(torch::kCPU),
+///                                             budget);
+///   auto r = wrapguard::verify_checkpointing(model, plan, batch);
+/// ```
+VerifyResult verify_checkpointing(const torch::nn::AnyModule &model,
+                                  const CheckpointPlan &plan,
+                                  const MakeBatch &make_batch,
+                                  VerifyOptions options = {});
+
+/// The same for a `torch::nn::Sequential` root.
+VerifyResult verify_checkpointing(const torch::nn::Sequential &model,
+                                  const CheckpointPlan &plan,
                                   const MakeBatch &make_batch,
                                   VerifyOptions options = {});
 
