@@ -215,6 +215,25 @@ void ProjectFacts::merge(const ProjectFacts &Other) {
   }
 }
 
+void ProjectFacts::merge(ProjectFacts &&Other) {
+  if (Sources.empty()) {
+    Sources = std::move(Other.Sources);
+    return;
+  }
+  // A source new here is spliced in whole (its key and maps are not copied),
+  // with a hint: both maps are in key order.
+  auto Hint = Sources.begin();
+  while (!Other.Sources.empty()) {
+    auto Node = Other.Sources.extract(Other.Sources.begin());
+    Hint = Sources.lower_bound(Node.key());
+    if (Hint != Sources.end() && Hint->first == Node.key()) {
+      Hint->second.merge(Node.mapped());
+      continue;
+    }
+    Hint = Sources.insert(Hint, std::move(Node));
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // JSON. Fields at their default are left out, so the file stays small: one
 // object per source, a few keys each.

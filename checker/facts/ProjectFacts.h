@@ -185,6 +185,9 @@ public:
   SourceFacts &get(llvm::StringRef Key, SourceKind Kind, llvm::StringRef Name);
   const SourceFacts *find(llvm::StringRef Key) const;
   void merge(const ProjectFacts &Other);
+  /// The same, taking Other's sources where they are new here (the scanner's
+  /// merge of TUs it no longer needs).
+  void merge(ProjectFacts &&Other);
   bool empty() const { return Sources.empty(); }
   size_t size() const { return Sources.size(); }
   const std::map<std::string, SourceFacts> &sources() const { return Sources; }

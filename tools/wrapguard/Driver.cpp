@@ -970,8 +970,9 @@ int runScan(ArrayRef<const char *> Argv, bool IndexOnly) {
   // The project's facts: every TU's, merged in file order (the merge is
   // commutative, so -j and shards do not change it).
   wrapguard::ProjectFacts Facts;
-  for (const wrapguard::TUResult &TU : TUs)
-    Facts.merge(TU.Evidence.Facts);
+  // Each TU's facts are needed only here: moved, not copied.
+  for (wrapguard::TUResult &TU : TUs)
+    Facts.merge(std::move(TU.Evidence.Facts));
   if (!Req.FactsOut.empty())
     if (Error Err = Facts.writeFile(Req.FactsOut))
       return fail(toString(std::move(Err)));

@@ -372,8 +372,9 @@ bool parseAndMerge(const Inputs &In, Timings &T, ProjectFacts &All) {
     PerTU.push_back(std::move(*F));
   }
   auto T1 = Clock::now();
-  for (const ProjectFacts &F : PerTU)
-    All.merge(F);
+  // As the scanner does: each TU's facts are merged, then dropped.
+  for (ProjectFacts &F : PerTU)
+    All.merge(std::move(F));
   auto T2 = Clock::now();
   T.Parse.push_back(seconds(T0, T1));
   T.ParseText.push_back(InText);
