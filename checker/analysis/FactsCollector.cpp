@@ -261,7 +261,7 @@ private:
     Emptiness S = Summaries.summarize(FD, &EmptyAt);
     FactLoc L = EmptyAt.isValid() ? factLoc(EmptyAt, SM, &FD) : FactLoc();
     llvm::SmallVector<const FunctionDecl *> Keys{&FD};
-    if (const auto *MD = dyn_cast<CXXMethodDecl>(&FD))
+    if (isa<CXXMethodDecl>(&FD))
       for (size_t I = 0; I < Keys.size(); ++I)
         for (const CXXMethodDecl *O :
              cast<CXXMethodDecl>(Keys[I])->overridden_methods())

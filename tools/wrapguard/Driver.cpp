@@ -254,12 +254,9 @@ void reportParseErrors(const wrapguard::TUResult &TU, FileCache &Cache,
   for (const ClangTidyError &E : TU.Errors) {
     if (!wrapguard::isCompilerError(E) || Reported++ == 20)
       continue;
-    wrapguard::ReportNotification N{"parse-error",
-                                    "error",
-                                    "cannot parse '" + TU.File +
-                                        "': " + E.Message.Message,
-                                    "",
-                                    {}};
+    wrapguard::ReportNotification N = wrapguard::notification(
+        "parse-error", "error",
+        "cannot parse '" + TU.File + "': " + E.Message.Message);
     if (!E.Message.FilePath.empty()) {
       N.Path = absolutePath(E.Message.FilePath, E.BuildDirectory);
       N.Pos = Cache.position(N.Path, E.Message.FileOffset);
@@ -267,12 +264,9 @@ void reportParseErrors(const wrapguard::TUResult &TU, FileCache &Cache,
     R.Notifications.push_back(std::move(N));
   }
   if (!Reported)
-    R.Notifications.push_back(
-        {"parse-error",
-         "error",
-         "the compiler could not process '" + TU.File + "'",
-         TU.File,
-         {}});
+    R.Notifications.push_back(wrapguard::notification(
+        "parse-error", "error",
+        "the compiler could not process '" + TU.File + "'", TU.File));
 }
 
 /// One of clang-tidy's errors as the writers see it.
@@ -586,32 +580,24 @@ std::vector<std::string> selectFiles(const CompilationDatabase &DB,
   llvm::sort(Files);
   Files.erase(std::unique(Files.begin(), Files.end()), Files.end());
   if (Files.empty())
-    R.Notifications.push_back({"empty-database",
-                               "warning",
-                               "the compilation database lists no files; "
-                               "nothing was scanned",
-                               "",
-                               {}});
+    R.Notifications.push_back(wrapguard::notification(
+        "empty-database", "warning",
+        "the compilation database lists no files; nothing was scanned"));
   if (Req.Shard)
     Files = wrapguard::selectShard(Files, *Req.Shard);
 
   std::vector<std::string> Runnable;
   for (const std::string &F : Files) {
     if (!sys::fs::exists(F)) {
-      R.Notifications.push_back({"missing-file",
-                                 "error",
-                                 "'" + F + "' does not exist; not scanned",
-                                 F,
-                                 {}});
+      R.Notifications.push_back(wrapguard::notification(
+          "missing-file", "error", "'" + F + "' does not exist; not scanned",
+          F));
       continue;
     }
     if (DB.getCompileCommands(F).empty()) {
-      R.Notifications.push_back(
-          {"no-compile-command",
-           "error",
-           "no compile command for '" + F + "'; not scanned",
-           F,
-           {}});
+      R.Notifications.push_back(wrapguard::notification(
+          "no-compile-command", "error",
+          "no compile command for '" + F + "'; not scanned", F));
       continue;
     }
     Runnable.push_back(F);

@@ -87,6 +87,19 @@ struct ReportNotification {
   std::string Function;
 };
 
+/// A notification without a function, at \p Path (optional) without a
+/// position.
+inline ReportNotification notification(std::string Id, std::string Level,
+                                       std::string Message,
+                                       std::string Path = "") {
+  ReportNotification N;
+  N.Id = std::move(Id);
+  N.Level = std::move(Level);
+  N.Message = std::move(Message);
+  N.Path = std::move(Path);
+  return N;
+}
+
 /// The notification id of a function the check skipped because one of its
 /// budgets ran out.
 inline constexpr const char *BudgetNotificationId = "budget-exceeded";

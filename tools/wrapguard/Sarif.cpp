@@ -137,8 +137,9 @@ json::Object result(const ReportFinding &F, unsigned RuleIndex,
     std::vector<const ReportEdit *> Edits;
     for (const ReportEdit &E : F.Edits)
       Edits.push_back(&E);
-    llvm::stable_sort(Edits, [](const ReportEdit *A, const ReportEdit *B) {
-      return std::tie(A->Path, A->Offset) < std::tie(B->Path, B->Offset);
+    // Equal places keep their order in F.Edits (the pointers' order).
+    llvm::sort(Edits, [](const ReportEdit *A, const ReportEdit *B) {
+      return std::tie(A->Path, A->Offset, A) < std::tie(B->Path, B->Offset, B);
     });
     for (size_t I = 0; I < Edits.size();) {
       json::Array Replacements;
