@@ -8,19 +8,18 @@
 // Scans the translation units of a compilation database with the checks of
 // the wrapguard plugin, linked in, through clang-tidy's own library: the
 // same .clang-tidy discovery, NOLINT handling, header filter and fix
-// export. This file owns the command line, turns clang-tidy's errors into a
-// Report, and writes it; Scan.cpp runs the TUs, Merge.cpp and Join.cpp are
-// the other subcommands.
+// export. This file owns `main`, the scan's command line (the scan's and
+// `index`'s), turns clang-tidy's errors into a Report, and writes it;
+// Scan.cpp runs the TUs. The other subcommands have files of their own
+// (Subcommands.h).
 //
 //===----------------------------------------------------------------------===//
 
-#include "Join.h"
 #include "Report.h"
 #include "Scan.h"
+#include "Subcommands.h"
 #include "Wording.h"
 #include "clang-tidy/ClangTidy.h"
-#include "clang/Format/Format.h"
-#include "clang/Tooling/Core/Replacement.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -45,22 +44,22 @@ using namespace llvm;
 #ifndef WRAPGUARD_VERSION
 #define WRAPGUARD_VERSION "0.0.0"
 #endif
-#ifndef WRAPGUARD_INFO_URI
-#define WRAPGUARD_INFO_URI "https://github.com/wrapguard/wrapguard"
+#ifndef WRAPGUARD_INFORMATION_URI
+#define WRAPGUARD_INFORMATION_URI ""
+#endif
+#ifndef WRAPGUARD_RULE_HELP_URI
+#define WRAPGUARD_RULE_HELP_URI ""
 #endif
 
 namespace {
 
 cl::OptionCategory Category("wrapguard options");
 
-// The subcommands. `index` is a scan that writes only the facts file, so it
-// takes the scan's options; `merge` and `join` (Join.cpp) have their own.
+// `index` is a scan that writes only the facts file, so it takes the scan's
+// options; `merge` and `join` have their own (Subcommands.h).
 cl::SubCommand IndexCommand("index",
                             "Scan and write only the project's facts (-o "
                             "FACTS.json); takes the scan's options");
-cl::SubCommand MergeCommand("merge",
-                            "Join SARIF logs (e.g. one per --shard) into one "
-                            "log with one run");
 cl::SubCommandGroup ScanCommands{&cl::SubCommand::getTopLevel(), &IndexCommand};
 
 cl::opt<std::string>
@@ -91,7 +90,8 @@ cl::opt<std::string>
 cl::opt<std::string> HeaderFilter(
     "header-filter",
     cl::desc("Regex of headers to report findings from (default: the "
-             "configuration's HeaderFilterRegex, else none)"),
+             "configuration's HeaderFilterRegex, else, with --source-root, "
+             "every header under it outside the build folder, else none)"),
     cl::sub(ScanCommands), cl::cat(Category));
 cl::opt<std::string> ExcludeHeaderFilter(
     "exclude-header-filter",
@@ -120,6 +120,18 @@ cl::opt<std::string>
                cl::desc("Report paths relative to this directory (SARIF: under "
                         "%SRCROOT%); also anchors fingerprints"),
                cl::value_desc("dir"), cl::sub(ScanCommands), cl::cat(Category));
+cl::opt<std::string> InformationUri(
+    "information-uri",
+    cl::desc("Write this as the tool's informationUri in SARIF (default: "
+             "the build's WRAPGUARD_INFORMATION_URI, else none)"),
+    cl::value_desc("uri"), cl::init(WRAPGUARD_INFORMATION_URI),
+    cl::sub(ScanCommands), cl::cat(Category));
+cl::opt<std::string> RuleHelpUri(
+    "rule-help-uri",
+    cl::desc("Write this as the helpUri of wrapguard-unchecked-policy-call in "
+             "SARIF (default: the build's WRAPGUARD_RULE_HELP_URI, else none)"),
+    cl::value_desc("uri"), cl::init(WRAPGUARD_RULE_HELP_URI),
+    cl::sub(ScanCommands), cl::cat(Category));
 cl::opt<std::string> Baseline(
     "baseline",
     cl::desc("Report only findings whose fingerprint is not in this SARIF "
@@ -164,16 +176,6 @@ cl::opt<cl::boolOrDefault>
                       "terminal)"),
              cl::sub(ScanCommands), cl::cat(Category));
 
-cl::list<std::string> MergeInputs(cl::Positional,
-                                  cl::desc("a.sarif b.sarif ..."),
-                                  cl::sub(MergeCommand), cl::cat(Category));
-cl::opt<std::string> MergeOutput("o",
-                                 cl::desc("Write the merged log to this file "
-                                          "(default: stdout)"),
-                                 cl::value_desc("file"), cl::sub(MergeCommand),
-                                 cl::cat(Category));
-cl::alias MergeOutputLong("output", cl::aliasopt(MergeOutput));
-
 constexpr const char *Overview =
     "wrapguard: scan a build for calls through possibly empty callables.\n\n"
     "  wrapguard -p BUILD [options] [files...]\n"
@@ -184,72 +186,14 @@ constexpr const char *Overview =
     "incomplete\n(bad arguments, unreadable database, a TU that does not "
     "parse, a missing file).\n";
 
-/// Contents of the files findings point into, for line and column numbers.
-class FileCache {
-public:
-  StringRef get(StringRef Path) {
-    auto [It, New] = Files.try_emplace(Path);
-    if (New) {
-      if (auto Buffer = MemoryBuffer::getFile(Path, /*IsText=*/false,
-                                              /*RequiresNullTerminator=*/false))
-        It->second = std::move(*Buffer);
-    }
-    return It->second ? It->second->getBuffer() : StringRef();
-  }
-
-  wrapguard::TextPos position(StringRef Path, unsigned Offset) {
-    StringRef Text = get(Path);
-    Offset = std::min<size_t>(Offset, Text.size());
-    StringRef Before = Text.take_front(Offset);
-    size_t LineStart = Before.rfind('\n');
-    LineStart = LineStart == StringRef::npos ? 0 : LineStart + 1;
-    wrapguard::TextPos Pos;
-    Pos.Line = Before.count('\n') + 1;
-    Pos.Column = Offset - LineStart + 1;
-    Pos.CharColumn = 1;
-    for (char C : Text.slice(LineStart, Offset))
-      if ((static_cast<unsigned char>(C) & 0xC0) != 0x80)
-        ++Pos.CharColumn;
-    return Pos;
-  }
-
-  /// The line around \p Offset with runs of whitespace collapsed, so
-  /// re-indenting does not change a fingerprint.
-  std::string lineText(StringRef Path, unsigned Offset) {
-    StringRef Text = get(Path);
-    Offset = std::min<size_t>(Offset, Text.size());
-    size_t Begin = Text.take_front(Offset).rfind('\n');
-    Begin = Begin == StringRef::npos ? 0 : Begin + 1;
-    size_t End = Text.find('\n', Offset);
-    SmallVector<StringRef> Words;
-    SplitString(Text.slice(Begin, End), Words);
-    return join(Words, " ");
-  }
-
-private:
-  StringMap<std::unique_ptr<MemoryBuffer>> Files;
-};
-
-std::string absolutePath(StringRef Path, StringRef Base) {
-  SmallString<256> Abs(Path);
-  if (!sys::path::is_absolute(Abs)) {
-    if (!Base.empty())
-      sys::fs::make_absolute(Base, Abs);
-    else
-      sys::fs::make_absolute(Abs);
-  }
-  sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
-  return std::string(Abs);
-}
-
 int fail(const Twine &Message) {
   WithColor::error(errs(), "wrapguard") << Message << "\n";
   return 2;
 }
 
 /// Parse failures of one TU as notifications, at most 20 of its errors.
-void reportParseErrors(const wrapguard::TUResult &TU, FileCache &Cache,
-                       wrapguard::Report &R) {
+void reportParseErrors(const wrapguard::TUResult &TU,
+                       wrapguard::SourceText &Cache, wrapguard::Report &R) {
   unsigned Reported = 0;
   for (const ClangTidyError &E : TU.Errors) {
     if (!wrapguard::isCompilerError(E) || Reported++ == 20)
@@ -258,7 +202,7 @@ void reportParseErrors(const wrapguard::TUResult &TU, FileCache &Cache,
         "parse-error", "error",
         "cannot parse '" + TU.File + "': " + E.Message.Message);
     if (!E.Message.FilePath.empty()) {
-      N.Path = absolutePath(E.Message.FilePath, E.BuildDirectory);
+      N.Path = wrapguard::reportPath(E.Message.FilePath, E.BuildDirectory);
       N.Pos = Cache.position(N.Path, E.Message.FileOffset);
     }
     R.Notifications.push_back(std::move(N));
@@ -272,13 +216,13 @@ void reportParseErrors(const wrapguard::TUResult &TU, FileCache &Cache,
 /// One of clang-tidy's errors as the writers see it.
 wrapguard::ReportFinding toFinding(const ClangTidyError &E,
                                    const wrapguard::TUResult &TU,
-                                   FileCache &Cache) {
+                                   wrapguard::SourceText &Cache) {
   wrapguard::ReportFinding F;
   F.Check = E.DiagnosticName;
   F.Message = E.Message.Message;
   F.IsError = E.DiagLevel == ClangTidyError::Error || E.IsWarningAsError;
   F.AlwaysEmpty = wrapguard::isAlwaysEmptyMessage(F.Message);
-  F.Loc.Path = absolutePath(E.Message.FilePath, E.BuildDirectory);
+  F.Loc.Path = wrapguard::reportPath(E.Message.FilePath, E.BuildDirectory);
   F.Loc.Offset = E.Message.FileOffset;
   F.Loc.Pos = Cache.position(F.Loc.Path, F.Loc.Offset);
   F.LineText = Cache.lineText(F.Loc.Path, F.Loc.Offset);
@@ -290,7 +234,7 @@ wrapguard::ReportFinding toFinding(const ClangTidyError &E,
     N.Message = Note.Message;
     if (Note.FilePath.empty())
       continue;
-    N.Loc.Path = absolutePath(Note.FilePath, E.BuildDirectory);
+    N.Loc.Path = wrapguard::reportPath(Note.FilePath, E.BuildDirectory);
     N.Loc.Offset = Note.FileOffset;
     N.Loc.Pos = Cache.position(N.Loc.Path, N.Loc.Offset);
     F.Notes.push_back(std::move(N));
@@ -298,7 +242,7 @@ wrapguard::ReportFinding toFinding(const ClangTidyError &E,
   for (const auto &FileFix : E.Message.Fix)
     for (const Replacement &Rep : FileFix.second) {
       wrapguard::ReportEdit Edit;
-      Edit.Path = absolutePath(Rep.getFilePath(), E.BuildDirectory);
+      Edit.Path = wrapguard::reportPath(Rep.getFilePath(), E.BuildDirectory);
       Edit.Offset = Rep.getOffset();
       Edit.Length = Rep.getLength();
       Edit.Text = Rep.getReplacementText().str();
@@ -365,7 +309,8 @@ std::unique_ptr<CompilationDatabase> loadDatabase(std::string &Error) {
   } else {
     SmallString<256> Dir;
     if (!InputFiles.empty())
-      Dir = sys::path::parent_path(absolutePath(InputFiles.front(), ""));
+      Dir = sys::path::parent_path(
+          wrapguard::absolutePath(InputFiles.front(), ""));
     else
       sys::fs::current_path(Dir);
     DB = CompilationDatabase::autoDetectFromDirectory(Dir, Error);
@@ -377,85 +322,6 @@ std::unique_ptr<CompilationDatabase> loadDatabase(std::string &Error) {
   return inferTargetAndDriverMode(inferMissingCompileCommands(std::move(DB)));
 }
 
-/// The edits of the findings, per file; a finding whose edits overlap an
-/// earlier one's is left out whole.
-std::map<std::string, Replacements>
-planFixes(const std::vector<wrapguard::ReportFinding> &Findings,
-          unsigned &Applied, unsigned &Offered) {
-  std::map<std::string, Replacements> PerFile;
-  for (const wrapguard::ReportFinding &F : Findings) {
-    if (F.Edits.empty())
-      continue;
-    ++Offered;
-    std::map<std::string, Replacements> Trial = PerFile;
-    bool Ok = true;
-    for (const wrapguard::ReportEdit &E : F.Edits)
-      if (Error Err = Trial[E.Path].add(
-              Replacement(E.Path, E.Offset, E.Length, E.Text))) {
-        consumeError(std::move(Err));
-        Ok = false;
-        break;
-      }
-    if (Ok) {
-      PerFile = std::move(Trial);
-      ++Applied;
-    }
-  }
-  return PerFile;
-}
-
-/// Applies \p Reps to the file at \p Path; false, with a message, on an I/O
-/// error.
-bool fixFile(StringRef Path, Replacements Reps) {
-  auto Buffer = MemoryBuffer::getFile(Path);
-  if (!Buffer) {
-    WithColor::error(errs(), "wrapguard")
-        << "cannot read '" << Path << "' to fix it\n";
-    return false;
-  }
-  // As clang-tidy --fix does: the file's style (else LLVM's) tidies around
-  // the edits, so both front doors write the same text.
-  Expected<format::FormatStyle> Style =
-      format::getStyle("file", Path, "llvm", (*Buffer)->getBuffer());
-  if (!Style) {
-    consumeError(Style.takeError());
-    Style = format::getLLVMStyle();
-  }
-  Expected<Replacements> Cleaned =
-      format::cleanupAroundReplacements((*Buffer)->getBuffer(), Reps, *Style);
-  if (Cleaned)
-    Reps = std::move(*Cleaned);
-  else
-    consumeError(Cleaned.takeError());
-  Expected<std::string> Fixed =
-      applyAllReplacements((*Buffer)->getBuffer(), Reps);
-  if (!Fixed) {
-    WithColor::error(errs(), "wrapguard")
-        << "cannot fix '" << Path << "': " << toString(Fixed.takeError())
-        << "\n";
-    return false;
-  }
-  std::error_code EC;
-  raw_fd_ostream OS(Path, EC, sys::fs::OF_None);
-  if (EC) {
-    WithColor::error(errs(), "wrapguard")
-        << "cannot write '" << Path << "': " << EC.message() << "\n";
-    return false;
-  }
-  OS << *Fixed;
-  return true;
-}
-
-/// Applies the findings' edits in place; a finding whose edits overlap an
-/// earlier one's is skipped whole. Returns false on an I/O error.
-bool applyFixes(const std::vector<wrapguard::ReportFinding> &Findings,
-                unsigned &Applied, unsigned &Offered) {
-  bool Success = true;
-  for (auto &[Path, Reps] : planFixes(Findings, Applied, Offered))
-    Success &= fixFile(Path, std::move(Reps));
-  return Success;
-}
-
 /// What the command line asks a scan (or `index`) to do, checked.
 struct ScanRequest {
   bool IndexOnly = false;
@@ -465,6 +331,9 @@ struct ScanRequest {
   wrapguard::ScanOptions Options;
   std::string Output;   ///< The sarif or json report; empty: stdout.
   std::string FactsOut; ///< The facts file; empty: none.
+  /// The build folder (-p) when it lies inside the source root: its headers
+  /// (generated ones) are not the project's own for the header default.
+  std::string BuildDir;
 };
 
 /// --config or --config-file, parsed, into \p Out. Returns an exit status
@@ -494,7 +363,9 @@ std::optional<int> readConfig(std::optional<ClangTidyOptions> &Out) {
 std::optional<int> buildOptions(wrapguard::ScanOptions &Options) {
   Options.Defaults = ClangTidyOptions::getDefaults();
   Options.Defaults.Checks = "-*,wrapguard-*";
-  Options.Defaults.HeaderFilterRegex = "";
+  // Left unset: the scan tells a file whose configuration names no header
+  // filter from one that asks for none (ScanOptions::SourceRootHeaders).
+  Options.Defaults.HeaderFilterRegex = std::nullopt;
   // The analyzer and compiler-warning checks come with libclangTidy; a
   // project's .clang-tidy may enable them for clang-tidy, but the scanner
   // reports only the checks it was built for (compiler errors still count,
@@ -503,6 +374,8 @@ std::optional<int> buildOptions(wrapguard::ScanOptions &Options) {
                              "-clang-analyzer-*,-clang-diagnostic-*";
   if (HeaderFilter.getNumOccurrences())
     Options.Overrides.HeaderFilterRegex = HeaderFilter;
+  // Code scanning expects every finding in the project's own files.
+  Options.SourceRootHeaders = !SourceRoot.empty();
   if (ExcludeHeaderFilter.getNumOccurrences())
     Options.Overrides.ExcludeHeaderFilterRegex = ExcludeHeaderFilter;
   if (SystemHeaders.getNumOccurrences())
@@ -530,10 +403,18 @@ std::optional<int> readRequest(ScanRequest &Req) {
   if (!SourceRoot.empty()) {
     if (!sys::fs::is_directory(SourceRoot))
       return fail("--source-root '" + SourceRoot + "' is not a directory");
-    Req.Paths.SourceRoot = absolutePath(SourceRoot, "");
+    Req.Paths.SourceRoot = wrapguard::reportPath(SourceRoot);
     while (Req.Paths.SourceRoot.size() > 1 &&
            sys::path::is_separator(Req.Paths.SourceRoot.back()))
       Req.Paths.SourceRoot.pop_back();
+    if (!BuildPath.empty()) {
+      std::string Build = wrapguard::reportPath(BuildPath);
+      if (sys::fs::is_regular_file(Build))
+        Build = sys::path::parent_path(Build).str();
+      if (Build != Req.Paths.SourceRoot &&
+          wrapguard::isUnderSourceRoot(Build, Req.Paths))
+        Req.BuildDir = Build;
+    }
   }
   Req.Output = Output;
   Req.FactsOut = FactsOut;
@@ -572,10 +453,10 @@ std::vector<std::string> selectFiles(const CompilationDatabase &DB,
   std::vector<std::string> Files;
   if (InputFiles.empty()) {
     for (const std::string &F : DB.getAllFiles())
-      Files.push_back(absolutePath(F, ""));
+      Files.push_back(wrapguard::absolutePath(F, ""));
   } else {
     for (const std::string &F : InputFiles)
-      Files.push_back(absolutePath(F, ""));
+      Files.push_back(wrapguard::absolutePath(F, ""));
   }
   llvm::sort(Files);
   Files.erase(std::unique(Files.begin(), Files.end()), Files.end());
@@ -631,7 +512,7 @@ scanWithProgress(const CompilationDatabase &DB,
 int finishIndex(const std::vector<wrapguard::TUResult> &TUs,
                 const wrapguard::ProjectFacts &Facts, const ScanRequest &Req,
                 wrapguard::Report &R) {
-  FileCache Cache;
+  wrapguard::SourceText Cache;
   for (const wrapguard::TUResult &TU : TUs)
     if (!TU.Parsed)
       reportParseErrors(TU, Cache, R);
@@ -650,9 +531,10 @@ int finishIndex(const std::vector<wrapguard::TUResult> &TUs,
 /// facts of every TU.
 class FindingCollector {
 public:
-  FindingCollector(const wrapguard::ProjectFacts &Facts, bool Sharded,
-                   wrapguard::Report &R, FileCache &Cache)
-      : Facts(Facts), Sharded(Sharded), R(R), Cache(Cache) {}
+  FindingCollector(const wrapguard::ProjectFacts &Facts, const ScanRequest &Req,
+                   wrapguard::Report &R, wrapguard::SourceText &Cache)
+      : Facts(Facts), Req(Req), Sharded(Req.Shard.has_value()), R(R),
+        Cache(Cache) {}
 
   void addTU(const wrapguard::TUResult &TU) {
     if (!TU.Parsed)
@@ -678,6 +560,7 @@ public:
 
 private:
   void addError(const wrapguard::TUResult &TU, const ClangTidyError &E);
+  bool isProjectFile(const wrapguard::TUResult &TU, const ClangTidyError &E);
   bool decide(wrapguard::ReportFinding &F, wrapguard::DeferredFinding &D);
 
   struct Kept {
@@ -685,16 +568,33 @@ private:
     const ClangTidyError *Error;
   };
   const wrapguard::ProjectFacts &Facts;
+  const ScanRequest &Req;
   bool Sharded;
   wrapguard::Report &R;
-  FileCache &Cache;
+  wrapguard::SourceText &Cache;
   std::map<std::tuple<std::string, unsigned, std::string, std::string>, Kept>
       Unique;
   std::deque<ClangTidyError> Decided; // Candidates kept, with their notes.
 };
 
+/// Under the header default of --source-root: the TU's main file, or a
+/// header under the source root and outside the build folder. clang-tidy
+/// reported it under the filter ".*", which cannot say this: it matches
+/// paths as spelled, `..` and all.
+bool FindingCollector::isProjectFile(const wrapguard::TUResult &TU,
+                                     const ClangTidyError &E) {
+  std::string Path =
+      wrapguard::reportPath(E.Message.FilePath, E.BuildDirectory);
+  if (Path == wrapguard::reportPath(TU.File))
+    return true;
+  return wrapguard::isUnderSourceRoot(Path, Req.Paths) &&
+         !wrapguard::isUnder(Path, Req.BuildDir);
+}
+
 void FindingCollector::addError(const wrapguard::TUResult &TU,
                                 const ClangTidyError &E) {
+  if (TU.HeadersUnderSourceRoot && !isProjectFile(TU, E))
+    return;
   const ClangTidyError *Err = &E;
   size_t Index = 0;
   std::string Message = E.Message.Message;
@@ -742,7 +642,8 @@ bool FindingCollector::decide(wrapguard::ReportFinding &F,
   if (!Res.Report)
     return false;
   for (const wrapguard::Evidence &Ev : Res.Notes)
-    addEvidence(Decided.back(), F, wrapguard::evidenceNote(Ev, D.Origin));
+    addEvidence(Decided.back(), F,
+                wrapguard::evidenceNote(Ev, D.Origin, Cache));
   return true;
 }
 
@@ -787,13 +688,16 @@ void applyBaselineFilter(std::vector<wrapguard::ReportFinding> &Findings,
 /// it skipped because a budget ran out once, however many TUs saw it (a
 /// header's), in place order.
 void reportBudgetSkips(const std::vector<wrapguard::TUResult> &TUs,
-                       FileCache &Cache, wrapguard::Report &R) {
+                       wrapguard::SourceText &Cache, wrapguard::Report &R) {
   using Skip = wrapguard::TUEvidence::Skip;
   std::map<std::tuple<std::string, unsigned, std::string>, const Skip *> Skips;
   for (const wrapguard::TUResult &TU : TUs) {
     R.FunctionsAnalysed += TU.Evidence.Analysed;
     for (const Skip &S : TU.Evidence.Skipped)
-      Skips.try_emplace({S.Where.File, S.Where.Offset, S.Where.Function}, &S);
+      Skips.try_emplace({S.Where.valid() ? wrapguard::reportPath(S.Where.File)
+                                         : std::string(),
+                         S.Where.Offset, S.Where.Function},
+                        &S);
   }
   for (const auto &[Key, S] : Skips) {
     const wrapguard::FactLoc &L = S->Where;
@@ -804,10 +708,9 @@ void reportBudgetSkips(const std::vector<wrapguard::TUResult> &TUs,
     N.Function = L.Function;
     N.Path = L.File;
     if (L.valid()) {
+      N.Path = wrapguard::reportPath(L.File);
       // Columns in characters when the file is there to count them.
-      N.Pos = Cache.position(L.File, L.Offset);
-      if (N.Pos.Line != L.Line)
-        N.Pos = {L.Line, L.Column, L.Column};
+      N.Pos = Cache.position(N.Path, L.Offset, L.Line, L.Column);
     }
     R.Notifications.push_back(std::move(N));
   }
@@ -823,6 +726,8 @@ std::optional<int> writeReport(const wrapguard::Report &R,
     // hints and notes, in colour on a terminal.
     ClangTidyOptions TextOptions = Req.Options.Defaults;
     TextOptions.mergeWith(Req.Options.Overrides, 0);
+    if (!TextOptions.HeaderFilterRegex)
+      TextOptions.HeaderFilterRegex = "";
     ClangTidyContext TextContext(std::make_unique<DefaultOptionsProvider>(
         Req.Options.Global, std::move(TextOptions)));
     unsigned WarningsAsErrors = 0;
@@ -838,7 +743,8 @@ std::optional<int> writeReport(const wrapguard::Report &R,
   if (OutputFormat == Format::Sarif) {
     wrapguard::ToolInfo Tool;
     Tool.Version = WRAPGUARD_VERSION;
-    Tool.InformationUri = WRAPGUARD_INFO_URI;
+    Tool.InformationUri = InformationUri;
+    Tool.RuleHelpUri = RuleHelpUri;
     wrapguard::writeSarif(R, Tool, Req.Paths, OS);
   } else {
     wrapguard::writeJson(R, Req.Paths, OS);
@@ -870,8 +776,17 @@ int finishScan(wrapguard::Report &R, const ScanRequest &Req,
   printNotifications(R, !Quiet);
 
   std::vector<ClangTidyError> Errors;
-  for (const ClangTidyError *E : Kept)
+  for (const ClangTidyError *E : Kept) {
     Errors.push_back(*E);
+    // The text report names files as the other formats do.
+    ClangTidyError &Copy = Errors.back();
+    Copy.Message.FilePath =
+        wrapguard::reportPath(Copy.Message.FilePath, Copy.BuildDirectory);
+    for (DiagnosticMessage &Note : Copy.Notes)
+      if (!Note.FilePath.empty())
+        Note.FilePath =
+            wrapguard::reportPath(Note.FilePath, Copy.BuildDirectory);
+  }
   if (std::optional<int> Status = writeReport(R, Req, Errors))
     return *Status;
 
@@ -901,8 +816,8 @@ int finishScan(wrapguard::Report &R, const ScanRequest &Req,
 int reportScan(const std::vector<wrapguard::TUResult> &TUs,
                wrapguard::ProjectFacts Facts, const ScanRequest &Req,
                wrapguard::Report &R, ArrayRef<std::string> Runnable) {
-  FileCache Cache;
-  FindingCollector Collector(Facts, Req.Shard.has_value(), R, Cache);
+  wrapguard::SourceText Cache;
+  FindingCollector Collector(Facts, Req, R, Cache);
   for (const wrapguard::TUResult &TU : TUs)
     Collector.addTU(TU);
   std::vector<wrapguard::ReportFinding> Findings;
@@ -971,10 +886,8 @@ int main(int Argc, const char **Argv) {
   });
   if (!cl::ParseCommandLineOptions(Argc, Argv, Overview, &errs()))
     return 2;
-  if (MergeCommand)
-    return wrapguard::runMerge(
-        std::vector<std::string>(MergeInputs.begin(), MergeInputs.end()),
-        MergeOutput);
+  if (wrapguard::MergeCommand)
+    return wrapguard::runMerge();
   if (wrapguard::JoinCommand)
     return wrapguard::runJoin();
   return runScan(ArrayRef(Argv, Argc), static_cast<bool>(IndexCommand));

@@ -27,6 +27,45 @@ namespace wrapguard {
 
 namespace {
 
+/// The configuration of a file as clang-tidy would have it, except that a
+/// file whose configuration names no HeaderFilterRegex gets \p Default:
+/// clang-tidy's own default (no header) unless --source-root asks for the
+/// project's headers.
+class HeaderDefaultProvider : public ClangTidyOptionsProvider {
+public:
+  HeaderDefaultProvider(std::unique_ptr<ClangTidyOptionsProvider> Inner,
+                        std::string Default)
+      : Inner(std::move(Inner)), Default(std::move(Default)) {}
+
+  const ClangTidyGlobalOptions &getGlobalOptions() override {
+    return Inner->getGlobalOptions();
+  }
+  std::vector<OptionsSource> getRawOptions(llvm::StringRef File) override {
+    std::vector<OptionsSource> Raw = Inner->getRawOptions(File);
+    if (!configuresHeaders(Raw)) {
+      ClangTidyOptions Headers;
+      Headers.HeaderFilterRegex = Default;
+      // Lowest priority: any source that sets the filter wins.
+      Raw.insert(Raw.begin(), {std::move(Headers), "wrapguard's default"});
+    }
+    return Raw;
+  }
+  /// Whether File's own configuration (files, --config, the command line)
+  /// sets a header filter.
+  bool configuresHeaders(llvm::StringRef File) {
+    return configuresHeaders(Inner->getRawOptions(File));
+  }
+
+private:
+  static bool configuresHeaders(const std::vector<OptionsSource> &Raw) {
+    return llvm::any_of(Raw, [](const OptionsSource &S) {
+      return S.first.HeaderFilterRegex.has_value();
+    });
+  }
+  std::unique_ptr<ClangTidyOptionsProvider> Inner;
+  std::string Default;
+};
+
 /// Sits in front of ClangTidyDiagnosticConsumer and remembers where
 /// diagnostics were reported, so FunctionLocator can name their enclosing
 /// functions before the AST goes away.
@@ -217,14 +256,18 @@ TUResult scanOne(const CompilationDatabase &DB, const std::string &File,
   auto BaseFS =
       llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(Physical);
 
-  std::unique_ptr<ClangTidyOptionsProvider> Provider;
+  std::unique_ptr<ClangTidyOptionsProvider> Files;
   if (Options.Config)
-    Provider = std::make_unique<ConfigOptionsProvider>(
+    Files = std::make_unique<ConfigOptionsProvider>(
         Options.Global, Options.Defaults, *Options.Config, Options.Overrides,
         Physical);
   else
-    Provider = std::make_unique<FileOptionsProvider>(
+    Files = std::make_unique<FileOptionsProvider>(
         Options.Global, Options.Defaults, Options.Overrides, Physical);
+  auto Provider = std::make_unique<HeaderDefaultProvider>(
+      std::move(Files), Options.SourceRootHeaders ? ".*" : "");
+  Out.HeadersUnderSourceRoot =
+      Options.SourceRootHeaders && !Provider->configuresHeaders(File);
   ClangTidyContext Context(std::move(Provider));
 
   ClangTool Tool(DB, {File}, std::make_shared<PCHContainerOperations>(),

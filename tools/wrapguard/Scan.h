@@ -30,6 +30,11 @@ struct ScanOptions {
   clang::tidy::ClangTidyOptions Overrides;
   /// From --config / --config-file: replaces .clang-tidy discovery.
   std::optional<clang::tidy::ClangTidyOptions> Config;
+  /// --source-root without a header filter: a TU whose configuration sets
+  /// no HeaderFilterRegex reports findings from every header (".*"), which
+  /// the driver then narrows to those under the source root
+  /// (TUResult::HeadersUnderSourceRoot). Otherwise such a TU reports none.
+  bool SourceRootHeaders = false;
   unsigned Jobs = 1;
 };
 
@@ -37,6 +42,9 @@ struct TUResult {
   std::string File;
   /// False when the TU did not parse (compiler errors or a driver failure).
   bool Parsed = true;
+  /// Header findings are limited to the source root (see
+  /// ScanOptions::SourceRootHeaders) rather than by a configured filter.
+  bool HeadersUnderSourceRoot = false;
   std::vector<clang::tidy::ClangTidyError> Errors;
   /// (file as in the diagnostic, file offset) -> enclosing function.
   std::map<std::pair<std::string, unsigned>, std::string> Functions;
