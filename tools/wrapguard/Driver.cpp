@@ -15,9 +15,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CrashGuard.h"
 #include "Report.h"
 #include "Scan.h"
 #include "Subcommands.h"
+#include "TraversalScope.h"
 #include "Wording.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
@@ -166,6 +168,23 @@ cl::opt<std::string> FactsOut(
     cl::desc("Also write the project's facts (which callables may be empty) "
              "to this file, for clang-tidy's and editors' FactsFile option"),
     cl::value_desc("file"), cl::sub(ScanCommands), cl::cat(Category));
+cl::opt<bool> NoPreamble(
+    "no-preamble",
+    cl::desc("Parse every TU whole, without sharing a precompiled preamble "
+             "between TUs that start with the same #include block"),
+    cl::sub(ScanCommands), cl::cat(Category));
+cl::opt<bool> Verbose("verbose",
+                      cl::desc("Say on stderr how each TU was parsed (its "
+                               "preamble, or why none) and what it claimed"),
+                      cl::sub(ScanCommands), cl::cat(Category));
+// Testing only: the scan without its traversal scope (the whole AST, claims
+// still apply), which must report what the scoped scan reports.
+cl::opt<bool> NoTraversalScope("no-traversal-scope", cl::Hidden,
+                               cl::sub(ScanCommands), cl::cat(Category));
+// Testing only: crash inside the analysis of the function of this qualified
+// name, to test that a crash loses that TU only.
+cl::opt<std::string> DebugCrashIn("debug-crash-in", cl::Hidden,
+                                  cl::sub(ScanCommands), cl::cat(Category));
 cl::opt<bool> Quiet("quiet",
                     cl::desc("No summary, no progress line and no budget "
                              "notes on stderr"),
@@ -184,16 +203,36 @@ constexpr const char *Overview =
     "  wrapguard join --sites FLAGGED --trace TRACE [--format=text|json]\n\n"
     "Exit status: 0 no findings, 1 findings, 2 the scan failed or was "
     "incomplete\n(bad arguments, unreadable database, a TU that does not "
-    "parse, a missing file).\n";
+    "parse or crashed, a missing file).\n";
 
 int fail(const Twine &Message) {
   WithColor::error(errs(), "wrapguard") << Message << "\n";
   return 2;
 }
 
+/// A TU that crashed, as one notification: which TU, where, and that its
+/// findings and facts are missing.
+void reportCrash(const wrapguard::TUResult &TU, wrapguard::Report &R) {
+  std::string Where = !TU.CrashFunction.empty()
+                          ? " in the analysis of '" + TU.CrashFunction + "'"
+                      : TU.CrashAfterParse
+                          ? std::string(" after parsing")
+                          : std::string(" in clang's front end");
+  wrapguard::ReportNotification N = wrapguard::notification(
+      "crash", "error",
+      "the scan of '" + TU.File + "' crashed (" +
+          wrapguard::signalName(TU.CrashSignal) + ")" + Where +
+          "; its findings and facts are missing",
+      wrapguard::reportPath(TU.File));
+  N.Function = TU.CrashFunction;
+  R.Notifications.push_back(std::move(N));
+}
+
 /// Parse failures of one TU as notifications, at most 20 of its errors.
 void reportParseErrors(const wrapguard::TUResult &TU,
                        wrapguard::SourceText &Cache, wrapguard::Report &R) {
+  if (TU.CrashSignal)
+    return reportCrash(TU, R);
   unsigned Reported = 0;
   for (const ClangTidyError &E : TU.Errors) {
     if (!wrapguard::isCompilerError(E) || Reported++ == 20)
@@ -390,6 +429,10 @@ std::optional<int> buildOptions(wrapguard::ScanOptions &Options) {
     Options.Overrides.UseColor = UseColor == cl::BOU_TRUE;
   if (std::optional<int> Status = readConfig(Options.Config))
     return Status;
+  Options.Preambles = !NoPreamble;
+  Options.TraversalScope = !NoTraversalScope;
+  Options.Verbose = Verbose;
+  Options.CrashIn = DebugCrashIn;
   // Logical cores, as `nproc` counts them: what CI runners advertise.
   Options.Jobs =
       Jobs ? Jobs
@@ -500,8 +543,9 @@ scanWithProgress(const CompilationDatabase &DB,
              << (Findings == 1 ? " finding" : " findings");
       errs().flush();
     };
+  wrapguard::ClaimSet Claims;
   std::vector<wrapguard::TUResult> TUs =
-      wrapguard::scanFiles(DB, Files, Options, Progress);
+      wrapguard::scanFiles(DB, Files, Options, Claims, Progress);
   if (ShowProgress)
     errs() << "\r\033[K";
   return TUs;

@@ -107,7 +107,7 @@ struct Report {
   unsigned TranslationUnits = 0;
   unsigned SuppressedByBaseline = 0;
   /// Functions the check analysed to the end, summed over the TUs (a
-  /// function in a header counts once per TU that analysed it), and those
+  /// function in a header counts for the TU that claimed it), and those
   /// it skipped because a budget ran out, each counted once and reported as
   /// a BudgetNotificationId notification.
   unsigned FunctionsAnalysed = 0;
