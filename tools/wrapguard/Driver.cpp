@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Cache.h"
 #include "CrashGuard.h"
 #include "Report.h"
 #include "Scan.h"
@@ -173,6 +174,12 @@ cl::opt<bool> NoPreamble(
     cl::desc("Parse every TU whole, without sharing a precompiled preamble "
              "between TUs that start with the same #include block"),
     cl::sub(ScanCommands), cl::cat(Category));
+cl::opt<std::string> CacheDir(
+    "cache-dir",
+    cl::desc("Reuse the results of TUs whose files, flags and configuration "
+             "are unchanged since a scan with the same cache folder, and keep "
+             "this scan's there"),
+    cl::value_desc("dir"), cl::sub(ScanCommands), cl::cat(Category));
 cl::opt<bool> Verbose("verbose",
                       cl::desc("Say on stderr how each TU was parsed (its "
                                "preamble, or why none) and what it claimed"),
@@ -228,9 +235,16 @@ void reportCrash(const wrapguard::TUResult &TU, wrapguard::Report &R) {
   R.Notifications.push_back(std::move(N));
 }
 
-/// Parse failures of one TU as notifications, at most 20 of its errors.
-void reportParseErrors(const wrapguard::TUResult &TU,
-                       wrapguard::SourceText &Cache, wrapguard::Report &R) {
+/// What went wrong with one TU, as notifications: a cache entry it could
+/// not trust (a note), a crash, or at most 20 of its compiler errors.
+void reportProblems(const wrapguard::TUResult &TU, wrapguard::SourceText &Cache,
+                    wrapguard::Report &R) {
+  if (!TU.CacheNote.empty())
+    R.Notifications.push_back(
+        wrapguard::notification("cache-entry-ignored", "note", TU.CacheNote,
+                                wrapguard::reportPath(TU.File)));
+  if (TU.Parsed)
+    return;
   if (TU.CrashSignal)
     return reportCrash(TU, R);
   unsigned Reported = 0;
@@ -373,6 +387,7 @@ struct ScanRequest {
   /// The build folder (-p) when it lies inside the source root: its headers
   /// (generated ones) are not the project's own for the header default.
   std::string BuildDir;
+  std::unique_ptr<wrapguard::ResultCache> Cache;
 };
 
 /// --config or --config-file, parsed, into \p Out. Returns an exit status
@@ -461,6 +476,12 @@ std::optional<int> readRequest(ScanRequest &Req) {
   }
   Req.Output = Output;
   Req.FactsOut = FactsOut;
+  if (!CacheDir.empty()) {
+    auto Cache = wrapguard::ResultCache::open(CacheDir);
+    if (!Cache)
+      return fail(toString(Cache.takeError()));
+    Req.Cache = std::move(*Cache);
+  }
   if (Req.IndexOnly) {
     if (Output.empty())
       return fail("index needs -o FACTS.json");
@@ -484,6 +505,7 @@ std::optional<int> readRequest(ScanRequest &Req) {
       return fail(toString(B.takeError()));
     Req.BaselinePrints = std::move(*B);
   }
+  Req.Options.Cache = Req.Cache.get();
   return buildOptions(Req.Options);
 }
 
@@ -558,8 +580,7 @@ int finishIndex(const std::vector<wrapguard::TUResult> &TUs,
                 wrapguard::Report &R) {
   wrapguard::SourceText Cache;
   for (const wrapguard::TUResult &TU : TUs)
-    if (!TU.Parsed)
-      reportParseErrors(TU, Cache, R);
+    reportProblems(TU, Cache, R);
   printNotifications(R, !Quiet);
   if (!Quiet)
     errs() << "wrapguard: facts of " << Facts.size()
@@ -581,8 +602,7 @@ public:
         Cache(Cache) {}
 
   void addTU(const wrapguard::TUResult &TU) {
-    if (!TU.Parsed)
-      reportParseErrors(TU, Cache, R);
+    reportProblems(TU, Cache, R);
     for (const ClangTidyError &E : TU.Errors)
       if (!wrapguard::isCompilerError(E) && !E.Message.FilePath.empty())
         addError(TU, E);

@@ -1,6 +1,7 @@
 //===- Scan.cpp - Runs clang-tidy's machinery over many TUs ---------------===//
 
 #include "Scan.h"
+#include "Cache.h"
 #include "CrashGuard.h"
 #include "Paths.h"
 #include "Preambles.h"
@@ -17,6 +18,7 @@
 #include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -28,7 +30,9 @@
 #include <malloc.h>
 #endif
 #include <chrono>
+#include <map>
 #include <mutex>
+#include <set>
 #include <thread>
 
 using namespace clang;
@@ -258,7 +262,13 @@ struct TUPlan {
   /// The compile flags but the file's own name, with the directory: TUs
   /// with equal keys parse headers alike.
   std::string FlagsKey;
+  /// The result cache's key: the flags and the file's configuration; empty
+  /// when the TU is not cached (several compile commands).
+  std::string CacheKey;
   PreambleRegion Region;
+  /// What TUs that may share a preamble have in common; empty when it may
+  /// share none.
+  std::string StartKey;
   /// The preamble group, when the TU shares its preamble.
   std::optional<unsigned> Group;
   /// Why it is parsed whole (for --verbose).
@@ -347,8 +357,17 @@ public:
     Files->clearStatCache();
     llvm::ErrorOr<std::string> Cwd =
         Files->getVirtualFileSystem().getCurrentWorkingDirectory();
-    for (const std::string &Dep : Read->getDependencies())
-      Out.Dependencies.push_back(absolutePath(Dep, Cwd ? *Cwd : ""));
+    // Made absolute, but not normalised: `..` after a symlink (GCC's
+    // "/usr/lib/gcc/x86_64-linux-gnu/12/../../../../include") means what the
+    // file system says.
+    for (const std::string &Dep : Read->getDependencies()) {
+      SmallString<256> Path(Dep);
+      if (!llvm::sys::path::is_absolute(Path) && Cwd) {
+        Path = *Cwd;
+        llvm::sys::path::append(Path, Dep);
+      }
+      Out.Dependencies.push_back(std::string(Path));
+    }
     return Success;
   }
 
@@ -489,7 +508,8 @@ TUResult scanOne(const std::string &File, const TUPlan &Plan,
   return Out;
 }
 
-/// The directives a TU starts with, and the key of the TUs it parses like.
+/// The directives a TU starts with, and the keys of the TUs it parses like
+/// and of its cache entry.
 std::vector<TUPlan> planTUs(const CompilationDatabase &DB,
                             const std::vector<std::string> &Files,
                             const ScanOptions &Options) {
@@ -499,7 +519,6 @@ std::vector<TUPlan> planTUs(const CompilationDatabase &DB,
   ArgumentsAdjuster Adjust = commandAdjuster(Context);
 
   std::vector<TUPlan> Plans(Files.size());
-  std::map<std::string, std::vector<size_t>> ByStart;
   for (size_t I = 0; I < Files.size(); ++I) {
     TUPlan &P = Plans[I];
     std::vector<CompileCommand> Commands = DB.getCompileCommands(Files[I]);
@@ -519,6 +538,14 @@ std::vector<TUPlan> planTUs(const CompilationDatabase &DB,
     llvm::MD5::MD5Result Digest;
     Hash.final(Digest);
     P.FlagsKey = Digest.digest().str().str();
+    ClangTidyOptions Opts = Context.getOptionsForFile(Files[I]);
+    // Everything that decides what the TU's result holds: its command, its
+    // configuration as clang-tidy writes it, and the header default.
+    P.CacheKey = P.FlagsKey + " " +
+                 llvm::toHex(llvm::MD5::hash(llvm::arrayRefFromStringRef(
+                                 configurationAsText(Opts))),
+                             /*LowerCase=*/true) +
+                 (Options.SourceRootHeaders ? " source-root-headers" : "");
     if (!Options.Preambles) {
       P.Whole = "--no-preamble";
       continue;
@@ -526,7 +553,6 @@ std::vector<TUPlan> planTUs(const CompilationDatabase &DB,
     // The shim's fix-its add an #include to the file of the call, placed
     // after the includes the check saw there; a header's were parsed into
     // the preamble, out of the check's sight.
-    ClangTidyOptions Opts = Context.getOptionsForFile(Files[I]);
     auto FixMode =
         Opts.CheckOptions.find("wrapguard-unchecked-policy-call.FixMode");
     if (FixMode != Opts.CheckOptions.end() &&
@@ -543,41 +569,51 @@ std::vector<TUPlan> planTUs(const CompilationDatabase &DB,
       continue;
     }
     // Quoted includes are looked up next to the file first.
-    ByStart[P.FlagsKey + '\0' + llvm::sys::path::parent_path(Files[I]).str() +
-            '\0' + (*Text)->getBuffer().take_front(P.Region.Size).str()]
-        .push_back(I);
-  }
-  unsigned Groups = 0;
-  for (auto &[Start, Members] : ByStart) {
-    if (Members.size() < 2) {
-      Plans[Members.front()].Whole =
-          "no other TU starts with the same directives and flags";
-      continue;
-    }
-    for (size_t I : Members)
-      Plans[I].Group = Groups;
-    ++Groups;
+    P.StartKey = P.FlagsKey + '\0' +
+                 llvm::sys::path::parent_path(Files[I]).str() + '\0' +
+                 (*Text)->getBuffer().take_front(P.Region.Size).str();
   }
   return Plans;
 }
 
-/// The order TUs start in: each group's TUs one after the other, where its
-/// first TU is in file order, so few preambles are alive at once.
-std::vector<size_t> scheduleTUs(const std::vector<TUPlan> &Plans) {
+/// Groups the TUs of \p Which (those to parse) that start alike; returns
+/// the number of TUs of each group.
+std::vector<unsigned> groupTUs(std::vector<TUPlan> &Plans,
+                               llvm::ArrayRef<size_t> Which) {
+  std::map<std::string, std::vector<size_t>> ByStart;
+  for (size_t I : Which)
+    if (!Plans[I].StartKey.empty())
+      ByStart[Plans[I].StartKey].push_back(I);
+  std::vector<unsigned> Members;
+  for (auto &[Start, TUs] : ByStart) {
+    if (TUs.size() < 2) {
+      Plans[TUs.front()].Whole =
+          "no other TU starts with the same directives and flags";
+      continue;
+    }
+    for (size_t I : TUs)
+      Plans[I].Group = Members.size();
+    Members.push_back(TUs.size());
+  }
+  return Members;
+}
+
+/// The order the TUs of \p Which start in: each group's TUs one after the
+/// other, where its first TU is in file order, so few preambles are alive
+/// at once.
+std::vector<size_t> scheduleTUs(const std::vector<TUPlan> &Plans,
+                                llvm::ArrayRef<size_t> Which) {
   std::vector<size_t> Order;
-  std::vector<bool> GroupQueued;
-  for (size_t I = 0; I < Plans.size(); ++I) {
+  std::set<unsigned> Queued;
+  for (size_t I : Which) {
     const std::optional<unsigned> &G = Plans[I].Group;
     if (!G) {
       Order.push_back(I);
       continue;
     }
-    if (GroupQueued.size() <= *G)
-      GroupQueued.resize(*G + 1);
-    if (GroupQueued[*G])
+    if (!Queued.insert(*G).second)
       continue;
-    GroupQueued[*G] = true;
-    for (size_t J = I; J < Plans.size(); ++J)
+    for (size_t J : Which)
       if (Plans[J].Group == G)
         Order.push_back(J);
   }
@@ -619,19 +655,18 @@ TUResult scanGuarded(const std::string &File, const TUPlan &Plan,
 
 } // namespace
 
-std::vector<TUResult> scanFiles(const CompilationDatabase &DB,
-                                const std::vector<std::string> &Files,
-                                const ScanOptions &Options, ClaimSet &Claims,
-                                const ProgressFn &Progress) {
-  std::vector<TUResult> Results(Files.size());
-  std::vector<TUPlan> Plans = planTUs(DB, Files, Options);
-  std::vector<unsigned> Members;
-  for (const TUPlan &P : Plans)
-    if (P.Group) {
-      if (Members.size() <= *P.Group)
-        Members.resize(*P.Group + 1);
-      ++Members[*P.Group];
-    }
+namespace {
+
+/// Parses and checks the TUs of \p Which, into their slots of \p Results.
+void scanSome(const CompilationDatabase &DB,
+              const std::vector<std::string> &Files, std::vector<TUPlan> &Plans,
+              llvm::ArrayRef<size_t> Which, const ScanOptions &Options,
+              ClaimSet &Claims, std::vector<std::string> &CacheLog,
+              std::vector<TUResult> &Results, const ProgressFn &Progress,
+              unsigned &Done, unsigned Total) {
+  for (size_t I : Which)
+    Plans[I].Group.reset();
+  std::vector<unsigned> Members = groupTUs(Plans, Which);
   // The preambles' files live in a folder of this scan's own.
   SmallString<128> PreambleDir;
   if (!Members.empty() &&
@@ -639,17 +674,20 @@ std::vector<TUResult> scanFiles(const CompilationDatabase &DB,
     PreambleDir.clear();
   PreambleStore Store(std::move(Members), std::string(PreambleDir));
   ScanShared Shared{DB, Options, Claims, Store};
-  enableCrashRecovery();
 
   std::mutex ProgressMutex;
-  unsigned Done = 0, Findings = 0;
+  unsigned Findings = 0;
   // Each TU writes only its own slot, so the results come back in the order
   // of Files whatever the scheduling.
   auto ScanTU = [&](size_t I) {
     TULog Log;
+    std::string Note = std::move(Results[I].CacheNote);
     Results[I] = scanGuarded(Files[I], Plans[I], Shared, Log);
+    Results[I].CacheNote = std::move(Note);
     if (Plans[I].Group)
       Store.done(*Plans[I].Group);
+    if (Options.Cache && !Plans[I].CacheKey.empty())
+      Options.Cache->store(Files[I], Plans[I].CacheKey, Results[I]);
 #if defined(__GLIBC__)
     // A TU's AST is freed here, but glibc keeps the pages of its
     // per-thread arenas; without this the process holds on to its peak
@@ -662,15 +700,16 @@ std::vector<TUResult> scanFiles(const CompilationDatabase &DB,
       if (!isCompilerError(E))
         ++Findings;
     if (Options.Verbose)
-      llvm::errs() << "wrapguard: " << Files[I] << ": " << Log.How
-                   << "; claimed " << Results[I].UnitsOwned.size() << " of "
-                   << Results[I].UnitsContained.size() << " header units\n";
+      llvm::errs() << "wrapguard: " << Files[I] << ": " << CacheLog[I]
+                   << Log.How << "; claimed " << Results[I].UnitsOwned.size()
+                   << " of " << Results[I].UnitsContained.size()
+                   << " header units\n";
     if (Progress)
-      Progress(Done, Files.size(), Findings);
+      Progress(Done, Total, Findings);
   };
 
-  std::vector<size_t> Order = scheduleTUs(Plans);
-  unsigned Jobs = std::max(1u, std::min<unsigned>(Options.Jobs, Files.size()));
+  std::vector<size_t> Order = scheduleTUs(Plans, Which);
+  unsigned Jobs = std::max(1u, std::min<unsigned>(Options.Jobs, Which.size()));
   if (Jobs == 1) {
     for (size_t I : Order)
       ScanTU(I);
@@ -688,6 +727,111 @@ std::vector<TUResult> scanFiles(const CompilationDatabase &DB,
         Store.buildSeconds());
   if (!PreambleDir.empty())
     llvm::sys::fs::remove_directories(PreambleDir);
+}
+
+/// The TUs whose results the cache holds, in file order; their header units
+/// are claimed for them. One whose claims another cached TU already holds
+/// (two scans of different files wrote them) is rescanned.
+std::vector<size_t> reuseCached(const std::vector<std::string> &Files,
+                                const std::vector<TUPlan> &Plans,
+                                const ScanOptions &Options, ClaimSet &Claims,
+                                std::vector<std::string> &CacheLog,
+                                std::vector<TUResult> &Results) {
+  std::vector<size_t> Cached;
+  for (size_t I = 0; I < Files.size(); ++I) {
+    if (Plans[I].CacheKey.empty())
+      continue;
+    std::string Why;
+    bool Corrupt = false;
+    std::optional<TUResult> R =
+        Options.Cache->lookup(Files[I], Plans[I].CacheKey, Why, Corrupt);
+    if (!R) {
+      CacheLog[I] = "cache: " + Why + "; ";
+      if (Corrupt)
+        Results[I].CacheNote = "the cache entry of '" + Files[I] +
+                               "' was ignored: " + Why + "; scanned again";
+      continue;
+    }
+    std::vector<std::string> Taken;
+    for (const std::string &Key : R->UnitsOwned) {
+      if (!Claims.claim(Key))
+        break;
+      Taken.push_back(Key);
+    }
+    if (Taken.size() != R->UnitsOwned.size()) {
+      Claims.release(Taken);
+      CacheLog[I] = "cache: another cached TU claims its header code; ";
+      continue;
+    }
+    Results[I] = std::move(*R);
+    Results[I].File = Files[I];
+    Cached.push_back(I);
+  }
+  return Cached;
+}
+
+} // namespace
+
+std::vector<TUResult> scanFiles(const CompilationDatabase &DB,
+                                const std::vector<std::string> &Files,
+                                const ScanOptions &Options, ClaimSet &Claims,
+                                const ProgressFn &Progress) {
+  std::vector<TUResult> Results(Files.size());
+  std::vector<TUPlan> Plans = planTUs(DB, Files, Options);
+  std::vector<std::string> CacheLog(Files.size());
+  enableCrashRecovery();
+
+  std::vector<size_t> Cached;
+  if (Options.Cache)
+    Cached = reuseCached(Files, Plans, Options, Claims, CacheLog, Results);
+  if (Options.Verbose)
+    for (size_t I : Cached)
+      llvm::errs() << "wrapguard: " << Files[I] << ": reused from the cache\n";
+  std::vector<size_t> Fresh;
+  for (size_t I = 0, C = 0; I < Files.size(); ++I) {
+    if (C < Cached.size() && Cached[C] == I)
+      ++C;
+    else
+      Fresh.push_back(I);
+  }
+  unsigned Done = 0;
+  scanSome(DB, Files, Plans, Fresh, Options, Claims, CacheLog, Results,
+           Progress, Done, Fresh.size());
+
+  // Header code a cached TU met, that the TU which claimed it last time no
+  // longer has (it changed), is analysed by no one: rescan a cached TU that
+  // has it, first in file order. Each round claims what it finds.
+  for (unsigned Round = 0; Round < 3 && !Cached.empty(); ++Round) {
+    llvm::StringSet<> Owned;
+    for (const TUResult &R : Results)
+      for (const std::string &Key : R.UnitsOwned)
+        Owned.insert(Key);
+    std::vector<size_t> Rescan;
+    std::vector<size_t> StillCached;
+    for (size_t I : Cached) {
+      bool Orphans =
+          llvm::any_of(Results[I].UnitsContained, [&](const std::string &Key) {
+            return !Owned.contains(Key);
+          });
+      if (Orphans) {
+        Rescan.push_back(I);
+        // Claimed by this rescan first, so the others leave them to it.
+        for (const std::string &Key : Results[I].UnitsContained)
+          Owned.insert(Key);
+        CacheLog[I] = "cache: header code it had left to another TU is now "
+                      "its to analyse; ";
+      } else {
+        StillCached.push_back(I);
+      }
+    }
+    if (Rescan.empty())
+      break;
+    Cached = std::move(StillCached);
+    for (size_t I : Rescan)
+      Claims.release(Results[I].UnitsOwned);
+    scanSome(DB, Files, Plans, Rescan, Options, Claims, CacheLog, Results,
+             Progress, Done, Fresh.size() + Rescan.size());
+  }
   return Results;
 }
 

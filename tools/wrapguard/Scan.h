@@ -32,6 +32,7 @@
 namespace wrapguard {
 
 class ClaimSet;
+class ResultCache;
 
 struct ScanOptions {
   clang::tidy::ClangTidyGlobalOptions Global;
@@ -52,6 +53,8 @@ struct ScanOptions {
   bool TraversalScope = true;
   /// One line per TU on stderr: how it was parsed, what it claimed.
   bool Verbose = false;
+  /// --cache-dir: results of unchanged TUs are reused, fresh ones stored.
+  ResultCache *Cache = nullptr;
   /// Hidden --debug-crash-in: the check crashes when it is about to analyse
   /// the function of this qualified name (tests of crash isolation).
   std::string CrashIn;
@@ -82,6 +85,8 @@ struct TUResult {
   std::vector<std::string> UnitsContained, UnitsOwned;
   /// Every file the TU read (the main file, headers, those of its preamble).
   std::vector<std::string> Dependencies;
+  /// A note to report: its cache entry could not be trusted.
+  std::string CacheNote;
 };
 
 /// Called after each TU, serialized: (TUs done, total, findings so far).
