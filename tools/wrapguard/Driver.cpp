@@ -19,6 +19,7 @@
 #include "CrashGuard.h"
 #include "Report.h"
 #include "Scan.h"
+#include "ScanReport.h"
 #include "Subcommands.h"
 #include "TraversalScope.h"
 #include "Wording.h"
@@ -215,107 +216,6 @@ constexpr const char *Overview =
 int fail(const Twine &Message) {
   WithColor::error(errs(), "wrapguard") << Message << "\n";
   return 2;
-}
-
-/// A TU that crashed, as one notification: which TU, where, and that its
-/// findings and facts are missing.
-void reportCrash(const wrapguard::TUResult &TU, wrapguard::Report &R) {
-  std::string Where = !TU.CrashFunction.empty()
-                          ? " in the analysis of '" + TU.CrashFunction + "'"
-                      : TU.CrashAfterParse
-                          ? std::string(" after parsing")
-                          : std::string(" in clang's front end");
-  wrapguard::ReportNotification N = wrapguard::notification(
-      "crash", "error",
-      "the scan of '" + TU.File + "' crashed (" +
-          wrapguard::signalName(TU.CrashSignal) + ")" + Where +
-          "; its findings and facts are missing",
-      wrapguard::reportPath(TU.File));
-  N.Function = TU.CrashFunction;
-  R.Notifications.push_back(std::move(N));
-}
-
-/// What went wrong with one TU, as notifications: a cache entry it could
-/// not trust (a note), a crash, or at most 20 of its compiler errors.
-void reportProblems(const wrapguard::TUResult &TU, wrapguard::SourceText &Cache,
-                    wrapguard::Report &R) {
-  if (!TU.CacheNote.empty())
-    R.Notifications.push_back(
-        wrapguard::notification("cache-entry-ignored", "note", TU.CacheNote,
-                                wrapguard::reportPath(TU.File)));
-  if (TU.Parsed)
-    return;
-  if (TU.CrashSignal)
-    return reportCrash(TU, R);
-  unsigned Reported = 0;
-  for (const ClangTidyError &E : TU.Errors) {
-    if (!wrapguard::isCompilerError(E) || Reported++ == 20)
-      continue;
-    wrapguard::ReportNotification N = wrapguard::notification(
-        "parse-error", "error",
-        "cannot parse '" + TU.File + "': " + E.Message.Message);
-    if (!E.Message.FilePath.empty()) {
-      N.Path = wrapguard::reportPath(E.Message.FilePath, E.BuildDirectory);
-      N.Pos = Cache.position(N.Path, E.Message.FileOffset);
-    }
-    R.Notifications.push_back(std::move(N));
-  }
-  if (!Reported)
-    R.Notifications.push_back(wrapguard::notification(
-        "parse-error", "error",
-        "the compiler could not process '" + TU.File + "'", TU.File));
-}
-
-/// One of clang-tidy's errors as the writers see it.
-wrapguard::ReportFinding toFinding(const ClangTidyError &E,
-                                   const wrapguard::TUResult &TU,
-                                   wrapguard::SourceText &Cache) {
-  wrapguard::ReportFinding F;
-  F.Check = E.DiagnosticName;
-  F.Message = E.Message.Message;
-  F.IsError = E.DiagLevel == ClangTidyError::Error || E.IsWarningAsError;
-  F.AlwaysEmpty = wrapguard::isAlwaysEmptyMessage(F.Message);
-  F.Loc.Path = wrapguard::reportPath(E.Message.FilePath, E.BuildDirectory);
-  F.Loc.Offset = E.Message.FileOffset;
-  F.Loc.Pos = Cache.position(F.Loc.Path, F.Loc.Offset);
-  F.LineText = Cache.lineText(F.Loc.Path, F.Loc.Offset);
-  auto Fn = TU.Functions.find({E.Message.FilePath, E.Message.FileOffset});
-  if (Fn != TU.Functions.end())
-    F.Function = Fn->second;
-  for (const DiagnosticMessage &Note : E.Notes) {
-    wrapguard::ReportNote N;
-    N.Message = Note.Message;
-    if (Note.FilePath.empty())
-      continue;
-    N.Loc.Path = wrapguard::reportPath(Note.FilePath, E.BuildDirectory);
-    N.Loc.Offset = Note.FileOffset;
-    N.Loc.Pos = Cache.position(N.Loc.Path, N.Loc.Offset);
-    F.Notes.push_back(std::move(N));
-  }
-  for (const auto &FileFix : E.Message.Fix)
-    for (const Replacement &Rep : FileFix.second) {
-      wrapguard::ReportEdit Edit;
-      Edit.Path = wrapguard::reportPath(Rep.getFilePath(), E.BuildDirectory);
-      Edit.Offset = Rep.getOffset();
-      Edit.Length = Rep.getLength();
-      Edit.Text = Rep.getReplacementText().str();
-      Edit.Begin = Cache.position(Edit.Path, Edit.Offset);
-      Edit.End = Cache.position(Edit.Path, Edit.Offset + Edit.Length);
-      F.Edits.push_back(std::move(Edit));
-    }
-  return F;
-}
-
-/// Adds a decided candidate's evidence note to both of its forms: the
-/// finding the writers use and the error clang-tidy's text reporter prints.
-void addEvidence(ClangTidyError &E, wrapguard::ReportFinding &F,
-                 const wrapguard::ReportNote &N) {
-  F.Notes.push_back(N);
-  DiagnosticMessage Note;
-  Note.Message = N.Message;
-  Note.FilePath = N.Loc.Path;
-  Note.FileOffset = N.Loc.Offset;
-  E.Notes.push_back(std::move(Note));
 }
 
 raw_ostream &levelTag(raw_ostream &OS, StringRef Level, StringRef Prefix,
@@ -580,7 +480,7 @@ int finishIndex(const std::vector<wrapguard::TUResult> &TUs,
                 wrapguard::Report &R) {
   wrapguard::SourceText Cache;
   for (const wrapguard::TUResult &TU : TUs)
-    reportProblems(TU, Cache, R);
+    wrapguard::reportTUProblems(TU, Cache, R);
   printNotifications(R, !Quiet);
   if (!Quiet)
     errs() << "wrapguard: facts of " << Facts.size()
@@ -589,148 +489,6 @@ int finishIndex(const std::vector<wrapguard::TUResult> &TUs,
            << (R.TranslationUnits == 1 ? "" : "s") << " written to '"
            << Req.FactsOut << "'\n";
   return hasErrors(R) ? 2 : 0;
-}
-
-/// Findings, deduplicated across TUs (a header included by several reports
-/// once) and sorted by place. Candidates are decided here, against the
-/// facts of every TU.
-class FindingCollector {
-public:
-  FindingCollector(const wrapguard::ProjectFacts &Facts, const ScanRequest &Req,
-                   wrapguard::Report &R, wrapguard::SourceText &Cache)
-      : Facts(Facts), Req(Req), Sharded(Req.Shard.has_value()), R(R),
-        Cache(Cache) {}
-
-  void addTU(const wrapguard::TUResult &TU) {
-    reportProblems(TU, Cache, R);
-    for (const ClangTidyError &E : TU.Errors)
-      if (!wrapguard::isCompilerError(E) && !E.Message.FilePath.empty())
-        addError(TU, E);
-  }
-
-  /// The findings in place order, and the errors clang-tidy's text reporter
-  /// prints for them (alive as long as the collector and the TUs).
-  void take(std::vector<wrapguard::ReportFinding> &Findings,
-            std::vector<const ClangTidyError *> &Errors) {
-    for (auto &[Key, K] : Unique) {
-      // A full scan's results are final: nothing marks them for merge.
-      if (!Sharded)
-        K.Finding.Deferred = false;
-      Findings.push_back(std::move(K.Finding));
-      Errors.push_back(K.Error);
-    }
-    Unique.clear();
-  }
-
-private:
-  void addError(const wrapguard::TUResult &TU, const ClangTidyError &E);
-  bool isProjectFile(const wrapguard::TUResult &TU, const ClangTidyError &E);
-  bool decide(wrapguard::ReportFinding &F, wrapguard::DeferredFinding &D);
-
-  struct Kept {
-    wrapguard::ReportFinding Finding;
-    const ClangTidyError *Error;
-  };
-  const wrapguard::ProjectFacts &Facts;
-  const ScanRequest &Req;
-  bool Sharded;
-  wrapguard::Report &R;
-  wrapguard::SourceText &Cache;
-  std::map<std::tuple<std::string, unsigned, std::string, std::string>, Kept>
-      Unique;
-  std::deque<ClangTidyError> Decided; // Candidates kept, with their notes.
-};
-
-/// Under the header default of --source-root: the TU's main file, or a
-/// header under the source root and outside the build folder. clang-tidy
-/// reported it under the filter ".*", which cannot say this: it matches
-/// paths as spelled, `..` and all.
-bool FindingCollector::isProjectFile(const wrapguard::TUResult &TU,
-                                     const ClangTidyError &E) {
-  std::string Path =
-      wrapguard::reportPath(E.Message.FilePath, E.BuildDirectory);
-  if (Path == wrapguard::reportPath(TU.File))
-    return true;
-  return wrapguard::isUnderSourceRoot(Path, Req.Paths) &&
-         !wrapguard::isUnder(Path, Req.BuildDir);
-}
-
-void FindingCollector::addError(const wrapguard::TUResult &TU,
-                                const ClangTidyError &E) {
-  if (TU.HeadersUnderSourceRoot && !isProjectFile(TU, E))
-    return;
-  const ClangTidyError *Err = &E;
-  size_t Index = 0;
-  std::string Message = E.Message.Message;
-  bool IsCandidate = wrapguard::consumeCandidateMarker(Message, Index) &&
-                     Index < TU.Evidence.Candidates.size();
-  wrapguard::DeferredFinding D;
-  if (IsCandidate) {
-    Decided.push_back(E);
-    Decided.back().Message.Message = Message;
-    Err = &Decided.back();
-    D.Cand = TU.Evidence.Candidates[Index];
-    D.Origin = TU.Evidence.Origins[Index];
-  }
-  wrapguard::ReportFinding F = toFinding(*Err, TU, Cache);
-  auto Key = std::make_tuple(F.Loc.Path, F.Loc.Offset, F.Check, F.Message);
-  auto Same = Unique.find(Key);
-  // A finding in a header that one TU decided on its own and another left
-  // as a candidate is kept as decided, whatever the TUs' order (a merge of
-  // shards keeps the same one).
-  bool Drop =
-      Same != Unique.end() && (IsCandidate || !Same->second.Finding.Deferred);
-  if (!Drop && IsCandidate)
-    Drop = !decide(F, D);
-  if (Drop) {
-    if (IsCandidate)
-      Decided.pop_back();
-    return;
-  }
-  if (Same != Unique.end())
-    Unique.erase(Same);
-  Unique.emplace(std::move(Key), Kept{std::move(F), Err});
-}
-
-/// Decides a candidate against the project's facts; true when it is
-/// reported, with its evidence added to \p F and to its error.
-bool FindingCollector::decide(wrapguard::ReportFinding &F,
-                              wrapguard::DeferredFinding &D) {
-  // Marked for `wrapguard merge`, which decides a shard's candidates again;
-  // only a shard's results are provisional.
-  F.Deferred = true;
-  D.Finding = F;
-  if (Sharded)
-    R.ShardCandidates.push_back(D);
-  wrapguard::Resolution Res = wrapguard::resolve(Facts, D.Cand);
-  if (!Res.Report)
-    return false;
-  for (const wrapguard::Evidence &Ev : Res.Notes)
-    addEvidence(Decided.back(), F,
-                wrapguard::evidenceNote(Ev, D.Origin, Cache));
-  return true;
-}
-
-/// A shard's candidates carry the fingerprint the finding has (or would
-/// have) in a full scan, which is what merge deduplicates and baselines by.
-void fingerprintCandidates(
-    std::vector<wrapguard::DeferredFinding> &Candidates,
-    const std::vector<wrapguard::ReportFinding> &Findings,
-    const wrapguard::PathOptions &Paths) {
-  for (wrapguard::DeferredFinding &D : Candidates) {
-    auto Same = llvm::find_if(Findings, [&](const wrapguard::ReportFinding &F) {
-      return F.Loc.Path == D.Finding.Loc.Path &&
-             F.Loc.Offset == D.Finding.Loc.Offset &&
-             F.Message == D.Finding.Message;
-    });
-    if (Same != Findings.end()) {
-      D.Finding.Fingerprint = Same->Fingerprint;
-      continue;
-    }
-    std::vector<wrapguard::ReportFinding> One{D.Finding};
-    wrapguard::assignFingerprints(One, Paths);
-    D.Finding.Fingerprint = One.front().Fingerprint;
-  }
 }
 
 /// Leaves out the findings (and their errors) that the baseline has.
@@ -746,39 +504,6 @@ void applyBaselineFilter(std::vector<wrapguard::ReportFinding> &Findings,
   Errors = std::move(KeptErrors);
   R.SuppressedByBaseline =
       wrapguard::applyBaseline(Findings, Req.BaselinePrints);
-}
-
-/// Sums the check's function counts over the TUs, and reports each function
-/// it skipped because a budget ran out once, however many TUs saw it (a
-/// header's), in place order.
-void reportBudgetSkips(const std::vector<wrapguard::TUResult> &TUs,
-                       wrapguard::SourceText &Cache, wrapguard::Report &R) {
-  using Skip = wrapguard::TUEvidence::Skip;
-  std::map<std::tuple<std::string, unsigned, std::string>, const Skip *> Skips;
-  for (const wrapguard::TUResult &TU : TUs) {
-    R.FunctionsAnalysed += TU.Evidence.Analysed;
-    for (const Skip &S : TU.Evidence.Skipped)
-      Skips.try_emplace({S.Where.valid() ? wrapguard::reportPath(S.Where.File)
-                                         : std::string(),
-                         S.Where.Offset, S.Where.Function},
-                        &S);
-  }
-  for (const auto &[Key, S] : Skips) {
-    const wrapguard::FactLoc &L = S->Where;
-    wrapguard::ReportNotification N;
-    N.Id = wrapguard::BudgetNotificationId;
-    N.Level = "note";
-    N.Message = wrapguard::skippedMessage(L.Function, S->Budget);
-    N.Function = L.Function;
-    N.Path = L.File;
-    if (L.valid()) {
-      N.Path = wrapguard::reportPath(L.File);
-      // Columns in characters when the file is there to count them.
-      N.Pos = Cache.position(N.Path, L.Offset, L.Line, L.Column);
-    }
-    R.Notifications.push_back(std::move(N));
-  }
-  R.FunctionsSkipped = Skips.size();
 }
 
 /// Writes the report in the chosen format; an exit status when it cannot.
@@ -881,18 +606,19 @@ int reportScan(const std::vector<wrapguard::TUResult> &TUs,
                wrapguard::ProjectFacts Facts, const ScanRequest &Req,
                wrapguard::Report &R, ArrayRef<std::string> Runnable) {
   wrapguard::SourceText Cache;
-  FindingCollector Collector(Facts, Req, R, Cache);
+  wrapguard::FindingCollector Collector(Facts, Req.Paths, Req.BuildDir,
+                                        Req.Shard.has_value(), R, Cache);
   for (const wrapguard::TUResult &TU : TUs)
     Collector.addTU(TU);
   std::vector<wrapguard::ReportFinding> Findings;
   std::vector<const ClangTidyError *> Errors;
   Collector.take(Findings, Errors);
-  reportBudgetSkips(TUs, Cache, R);
+  wrapguard::reportBudgetSkips(TUs, Cache, R);
   if (Req.Shard)
     R.ShardFacts = std::move(Facts);
 
   wrapguard::assignFingerprints(Findings, Req.Paths);
-  fingerprintCandidates(R.ShardCandidates, Findings, Req.Paths);
+  wrapguard::fingerprintCandidates(R.ShardCandidates, Findings, Req.Paths);
   applyBaselineFilter(Findings, Errors, Req, R);
   R.Findings = std::move(Findings);
   return finishScan(R, Req, Errors, Runnable);
