@@ -122,7 +122,9 @@ cl::alias OutputLong("output", cl::aliasopt(Output));
 cl::opt<std::string>
     SourceRoot("source-root",
                cl::desc("Report paths relative to this directory (SARIF: under "
-                        "%SRCROOT%); also anchors fingerprints"),
+                        "%SRCROOT%); also anchors fingerprints, and reports "
+                        "the findings in the headers under it when no header "
+                        "filter is configured"),
                cl::value_desc("dir"), cl::sub(ScanCommands), cl::cat(Category));
 cl::opt<std::string> InformationUri(
     "information-uri",

@@ -10,7 +10,9 @@ using namespace llvm;
 
 namespace wrapguard {
 
-std::string absolutePath(StringRef Path, StringRef Base) {
+/// \p Path made absolute against \p Base (the working directory when
+/// empty), as spelled: `..` kept.
+static SmallString<256> spelledAbsolute(StringRef Path, StringRef Base) {
   SmallString<256> Abs(Path);
   if (!sys::path::is_absolute(Abs)) {
     if (!Base.empty())
@@ -18,6 +20,11 @@ std::string absolutePath(StringRef Path, StringRef Base) {
     else
       sys::fs::make_absolute(Abs);
   }
+  return Abs;
+}
+
+std::string absolutePath(StringRef Path, StringRef Base) {
+  SmallString<256> Abs = spelledAbsolute(Path, Base);
   sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
   return std::string(Abs);
 }
@@ -27,13 +34,7 @@ std::string reportPath(StringRef Path, StringRef Base) {
   static StringMap<std::string> Resolved;
   // Resolved as spelled: `a/link/../b` means what the file system says, not
   // what dropping `link/..` says.
-  SmallString<256> Spelled(Path);
-  if (!sys::path::is_absolute(Spelled)) {
-    if (!Base.empty())
-      sys::fs::make_absolute(Base, Spelled);
-    else
-      sys::fs::make_absolute(Spelled);
-  }
+  SmallString<256> Spelled = spelledAbsolute(Path, Base);
   {
     std::lock_guard<std::mutex> Guard(Lock);
     auto It = Resolved.find(Spelled);
