@@ -203,8 +203,7 @@ json::Value toJSON(const TUResult &R, Writer &W) {
                       {"analysed", Ev.Analysed},
                       {"skipped", std::move(Skipped)},
                       {"unitsContained", W.strings(R.UnitsContained)},
-                      {"unitsOwned", W.strings(R.UnitsOwned)},
-                      {"dependencies", W.strings(R.Dependencies)}};
+                      {"unitsOwned", W.strings(R.UnitsOwned)}};
 }
 
 Error malformed(const Twine &What) {
@@ -274,8 +273,7 @@ Expected<TUResult> tuResultFromJSON(const json::Value &V) {
     R.Evidence.Skipped.push_back(std::move(Skip));
   }
   if (!Rd.strings(O->get("unitsContained"), R.UnitsContained) ||
-      !Rd.strings(O->get("unitsOwned"), R.UnitsOwned) ||
-      !Rd.strings(O->get("dependencies"), R.Dependencies))
+      !Rd.strings(O->get("unitsOwned"), R.UnitsOwned))
     return malformed("result");
   return R;
 }
@@ -361,8 +359,7 @@ std::optional<TUResult> ResultCache::lookup(StringRef File, StringRef Key,
     return Untrusted("it is not JSON");
   }
   const json::Object *O = Doc->getAsObject();
-  const json::Array *Deps = O ? O->getArray("dependencies") : nullptr;
-  if (!O || !Deps || !O->get("result"))
+  if (!O || !O->get("result"))
     return Untrusted("it lacks its fields");
   if (O->getString("build") != StringRef(Build)) {
     Why = "written by another wrapguard build";
@@ -372,16 +369,19 @@ std::optional<TUResult> ResultCache::lookup(StringRef File, StringRef Key,
     Why = "no entry";
     return std::nullopt;
   }
-  for (const json::Value &D : *Deps) {
-    const json::Object *DO = D.getAsObject();
-    std::optional<StringRef> Path = DO ? DO->getString("path") : std::nullopt;
-    std::optional<StringRef> Hash = DO ? DO->getString("hash") : std::nullopt;
-    if (!Path || !Hash)
-      return Untrusted("a dependency is malformed");
-    if (contentHash(*Path) != *Hash) {
-      Why = "'" + Path->str() + "' changed";
-      return std::nullopt;
-    }
+  std::optional<StringRef> DepsId = O->getString("dependencies");
+  std::optional<StringRef> MainHash = O->getString("main");
+  if (!DepsId || !MainHash)
+    return Untrusted("it lacks its fields");
+  if (contentHash(File) != *MainHash) {
+    Why = "'" + File.str() + "' changed";
+    return std::nullopt;
+  }
+  bool DepsCorrupt = false;
+  if (!dependenciesUnchanged(*DepsId, Why, DepsCorrupt)) {
+    if (DepsCorrupt)
+      return Untrusted(Why);
+    return std::nullopt;
   }
   Expected<TUResult> R = tuResultFromJSON(*O->get("result"));
   if (!R) {
@@ -396,47 +396,103 @@ void ResultCache::store(StringRef File, StringRef Key, const TUResult &R) {
   if (R.CrashSignal)
     return;
   Writer W;
-  json::Array Deps;
-  std::vector<std::string> Files = R.Dependencies;
-  Files.push_back(File.str());
+  // The main file apart, so that the TUs of a preamble group share a list.
+  std::string MainHash = contentHash(File);
+  if (MainHash.empty())
+    return;
+  std::vector<std::string> Files;
+  for (const std::string &Path : R.Dependencies)
+    if (Path != File)
+      Files.push_back(Path);
   llvm::sort(Files);
   Files.erase(std::unique(Files.begin(), Files.end()), Files.end());
+  std::string Deps;
   for (const std::string &Path : Files) {
     std::string Hash = contentHash(Path);
-    if (Hash.empty())
-      return; // Gone already: nothing to key the entry on.
-    Deps.push_back(json::Object{{"path", W.str(Path)}, {"hash", Hash}});
+    if (Hash.empty() || StringRef(Path).contains('\n'))
+      return; // Gone already, or unwritable: nothing to key the entry on.
+    Deps += Hash + " " + Path + "\n";
   }
-  json::Object Entry{{"build", Build},
-                     {"file", W.str(File)},
-                     {"key", W.str(Key)},
-                     {"dependencies", std::move(Deps)},
-                     {"result", toJSON(R, W)}};
+  std::string DepsId = hashOf(Deps);
+  if (!writeAtomically(dependenciesPath(DepsId), Deps))
+    return;
+  json::Object Entry{{"build", Build},         {"file", W.str(File)},
+                     {"key", W.str(Key)},      {"main", MainHash},
+                     {"dependencies", DepsId}, {"result", toJSON(R, W)}};
   if (W.Lossy)
     return;
   std::string Payload;
   raw_string_ostream(Payload) << json::Value(std::move(Entry));
-  // Written beside the entry, then renamed over it: a reader sees the old
-  // entry or the new one.
-  std::string Path = entryPath(File, Key);
+  std::string Text;
+  raw_string_ostream(Text) << Magic << ' ' << CacheVersion << ' '
+                           << hashOf(Payload) << ' ' << Payload.size() << '\n'
+                           << Payload;
+  writeAtomically(entryPath(File, Key), Text);
+}
+
+bool ResultCache::writeAtomically(StringRef Path, StringRef Text) {
+  // Written beside the file, then renamed over it: a reader sees the old
+  // file or the new one, never half of one.
   SmallString<256> Temp;
   int FD = -1;
   if (sys::fs::createUniqueFile(Path + ".%%%%%%%%.tmp", FD, Temp))
-    return;
+    return false;
   {
     raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Magic << ' ' << CacheVersion << ' ' << hashOf(Payload) << ' '
-       << Payload.size() << '\n'
-       << Payload;
+    OS << Text;
     OS.close();
     if (OS.has_error()) {
       OS.clear_error();
       sys::fs::remove(Temp);
-      return;
+      return false;
     }
   }
-  if (sys::fs::rename(Temp, Path))
+  if (sys::fs::rename(Temp, Path)) {
     sys::fs::remove(Temp);
+    return false;
+  }
+  return true;
+}
+
+std::string ResultCache::dependenciesPath(StringRef Id) const {
+  SmallString<256> Path(Dir);
+  sys::path::append(Path, "deps-" + Id + ".txt");
+  return std::string(Path);
+}
+
+bool ResultCache::dependenciesUnchanged(StringRef Id, std::string &Why,
+                                        bool &Corrupt) {
+  {
+    std::lock_guard<std::mutex> Guard(HashLock);
+    auto It = DepsChecked.find(Id);
+    if (It != DepsChecked.end()) {
+      std::tie(Why, Corrupt) = It->second;
+      return Why.empty();
+    }
+  }
+  Why.clear();
+  Corrupt = false;
+  auto Buffer = MemoryBuffer::getFile(dependenciesPath(Id), /*IsText=*/false,
+                                      /*RequiresNullTerminator=*/false);
+  // Named after its content's hash: anything else is damage.
+  if (!Buffer || hashOf((*Buffer)->getBuffer()) != Id) {
+    Why = "its list of files read is damaged";
+    Corrupt = true;
+  } else {
+    // "HASH PATH" lines; the first file that changed says why.
+    SmallVector<StringRef, 0> Lines;
+    (*Buffer)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
+    for (StringRef Line : Lines) {
+      auto [Hash, Path] = Line.split(' ');
+      if (contentHash(Path) != Hash) {
+        Why = "'" + Path.str() + "' changed";
+        break;
+      }
+    }
+  }
+  std::lock_guard<std::mutex> Guard(HashLock);
+  DepsChecked.try_emplace(Id, Why, Corrupt);
+  return Why.empty();
 }
 
 void ResultCache::drop(StringRef File, StringRef Key) {

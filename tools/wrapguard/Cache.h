@@ -7,8 +7,10 @@
 // fresh TUs alike, after the last, so a change in one TU still changes a
 // finding in another.
 //
-// One entry per TU and compile command, a JSON file under DIR/v1/. It is
-// used only when all of these are what they were:
+// One entry per TU and compile command, a JSON file under DIR/v1/, beside
+// the list of the files it read (deps-HASH.txt, shared by the TUs that read
+// the same files). An entry is used only when all of these are what they
+// were:
 //
 //  - the content (BLAKE3) of every file the TU read: the main file, every
 //    header, system headers included, those of its preamble too;
@@ -62,6 +64,15 @@ private:
   ResultCache(std::string Dir, std::string Build)
       : Dir(std::move(Dir)), Build(std::move(Build)) {}
   std::string entryPath(llvm::StringRef File, llvm::StringRef Key) const;
+  /// The list of files an entry read, with their hashes, is a file of its
+  /// own named after its content's hash: TUs that read the same files (a
+  /// preamble group) share one, which a scan reads and checks once.
+  std::string dependenciesPath(llvm::StringRef Id) const;
+  /// Whether every file in list \p Id is unchanged; if not, \p Why says
+  /// which changed, or that the list is damaged (\p Corrupt).
+  bool dependenciesUnchanged(llvm::StringRef Id, std::string &Why,
+                             bool &Corrupt);
+  bool writeAtomically(llvm::StringRef Path, llvm::StringRef Text);
   /// The content hash of \p Path, once per scan; empty when unreadable.
   std::string contentHash(llvm::StringRef Path);
 
@@ -69,9 +80,11 @@ private:
   std::string Build;
   std::mutex HashLock;
   llvm::StringMap<std::string> Hashes;
+  llvm::StringMap<std::pair<std::string, bool>> DepsChecked;
 };
 
-/// TUResult as JSON and back (the cache's payload).
+/// TUResult as JSON and back (the cache's payload); the files the TU read
+/// are kept apart (ResultCache::dependenciesPath).
 llvm::json::Value tuResultToJSON(const TUResult &R);
 llvm::Expected<TUResult> tuResultFromJSON(const llvm::json::Value &V);
 
