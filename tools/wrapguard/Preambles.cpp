@@ -75,7 +75,58 @@ PreambleRegion inspectPreamble(llvm::StringRef Text) {
   });
   if (R.Unshareable.empty() && !Includes)
     R.Unshareable = "its first lines include nothing";
+  if (!R.Unshareable.empty())
+    return R;
+
+  // The directives alone: each from its '#' to its last token, one a line.
+  // Token locations here are offsets (no source manager).
+  Lexer C(SourceLocation(), LO, Region.c_str(), Region.c_str(),
+          Region.c_str() + Region.size());
+  C.SetCommentRetentionState(true);
+  std::optional<unsigned> Begin;
+  unsigned End = 0;
+  auto Flush = [&] {
+    if (Begin)
+      R.Directives += Region.substr(*Begin, End - *Begin) + "\n";
+    Begin.reset();
+  };
+  Token Tok;
+  for (C.LexFromRawLexer(Tok); Tok.isNot(tok::eof); C.LexFromRawLexer(Tok)) {
+    unsigned Offset = Tok.getLocation().getRawEncoding();
+    if (Tok.isAtStartOfLine())
+      Flush();
+    if (Tok.is(tok::comment)) {
+      // The copy the TU is parsed from drops comments; a NOLINTBEGIN here
+      // must stay where clang-tidy reads it.
+      if (llvm::StringRef(Region)
+              .substr(Offset, Tok.getLength())
+              .contains("NOLINT"))
+        R.Unshareable = "its first comments hold a NOLINT";
+      continue;
+    }
+    if (Tok.isAtStartOfLine())
+      Begin = Offset;
+    End = Offset + Tok.getLength();
+  }
+  Flush();
+  if (R.Directives.size() > R.Size ||
+      llvm::StringRef(R.Directives).count('\n') >
+          llvm::StringRef(Region).count('\n'))
+    R.Directives = Region; // No room to pad: only identical files share.
   return R;
+}
+
+std::unique_ptr<llvm::MemoryBuffer> withDirectivesOnly(llvm::StringRef Text,
+                                                       const PreambleRegion &R,
+                                                       llvm::StringRef Name) {
+  size_t Lines = Text.take_front(R.Size).count('\n') -
+                 llvm::StringRef(R.Directives).count('\n');
+  size_t Blanks = R.Size - R.Directives.size() - Lines;
+  std::string Copy = R.Directives;
+  Copy.append(Blanks, ' ');
+  Copy.append(Lines, '\n');
+  Copy += Text.drop_front(R.Size);
+  return llvm::MemoryBuffer::getMemBufferCopy(Copy, Name);
 }
 
 void replayPreambleIncludes(Preprocessor &PP, unsigned Size) {
@@ -156,7 +207,7 @@ PreambleStore::~PreambleStore() = default;
 
 std::shared_ptr<const PrecompiledPreamble>
 PreambleStore::get(unsigned G, const CompilerInvocation &Invocation,
-                   const llvm::MemoryBuffer &Main,
+                   const llvm::MemoryBuffer &Main, PreambleBounds Bounds,
                    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> VFS,
                    std::string &Why, bool &Built) {
   Group &Grp = *Groups[G];
@@ -176,8 +227,6 @@ PreambleStore::get(unsigned G, const CompilerInvocation &Invocation,
   Copy->getFrontendOpts().SkipFunctionBodies = true;
   // Comments are not read from the preamble; writing them costs time.
   Copy->getPreprocessorOpts().WriteCommentListToPCH = false;
-  PreambleBounds Bounds =
-      ComputePreambleBounds(Copy->getLangOpts(), Main.getMemBufferRef(), 0);
   DiagnosticOptions *DiagOpts = new DiagnosticOptions();
   IgnoringDiagConsumer Ignore;
   IntrusiveRefCntPtr<DiagnosticsEngine> Diags =

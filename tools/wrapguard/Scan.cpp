@@ -387,15 +387,24 @@ private:
     PreambleBounds Bounds = ComputePreambleBounds(
         Invocation.getLangOpts(), (*Buffer)->getMemBufferRef(), 0);
     if (Bounds.Size != Plan.Region.Size ||
-        Bounds.PreambleEndsAtStartOfLine != Plan.Region.EndsAtStartOfLine) {
-      Log.How = "parsed whole: its language reads the first lines otherwise";
+        Bounds.PreambleEndsAtStartOfLine != Plan.Region.EndsAtStartOfLine ||
+        inspectPreamble((*Buffer)->getBuffer()).Directives !=
+            Plan.Region.Directives) {
+      Log.How = "parsed whole: its first lines read otherwise now";
       return nullptr;
     }
+    // The copy every TU of the group starts alike: the directives alone.
+    const std::string &Directives = Plan.Region.Directives;
+    std::unique_ptr<llvm::MemoryBuffer> Copy =
+        withDirectivesOnly((*Buffer)->getBuffer(), Plan.Region, Main);
+    PreambleBounds Start(Directives.size(),
+                         StringRef(Directives).ends_with("\n") ||
+                             Plan.Region.EndsAtStartOfLine);
     std::string Why;
     bool Built = false;
-    auto Start = std::chrono::steady_clock::now();
+    auto Began = std::chrono::steady_clock::now();
     std::shared_ptr<const PrecompiledPreamble> Preamble =
-        Shared.Store.get(*Plan.Group, Invocation, **Buffer,
+        Shared.Store.get(*Plan.Group, Invocation, *Copy, Start,
                          Files.getVirtualFileSystemPtr(), Why, Built);
     if (!Preamble) {
       Log.How = "parsed whole: " + Why;
@@ -405,14 +414,14 @@ private:
     if (Built)
       Log.How += llvm::formatv(" (built here in {0:f2} s, {1} MB)",
                                std::chrono::duration<double>(
-                                   std::chrono::steady_clock::now() - Start)
+                                   std::chrono::steady_clock::now() - Began)
                                    .count(),
                                Preamble->getSize() >> 20);
     IntrusiveRefCntPtr<llvm::vfs::FileSystem> VFS =
         Files.getVirtualFileSystemPtr();
     // The compiler takes the buffer (RetainRemappedFileBuffers is off).
-    Preamble->OverridePreamble(Invocation, VFS, Buffer->release());
-    PreambleSize = Bounds.Size;
+    Preamble->OverridePreamble(Invocation, VFS, Copy.release());
+    PreambleSize = Start.Size;
     return Preamble;
   }
 
@@ -571,7 +580,7 @@ std::vector<TUPlan> planTUs(const CompilationDatabase &DB,
     // Quoted includes are looked up next to the file first.
     P.StartKey = P.FlagsKey + '\0' +
                  llvm::sys::path::parent_path(Files[I]).str() + '\0' +
-                 (*Text)->getBuffer().take_front(P.Region.Size).str();
+                 P.Region.Directives;
   }
   return Plans;
 }
