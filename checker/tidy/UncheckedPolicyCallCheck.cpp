@@ -1,6 +1,7 @@
 //===- UncheckedPolicyCallCheck.cpp - wrapguard-unchecked-policy-call -----===//
 
 #include "UncheckedPolicyCallCheck.h"
+#include "ScannerHooks.h"
 #include "SourceKeys.h"
 #include "Wording.h"
 #include "clang-tidy/utils/OptionsUtils.h"
@@ -9,6 +10,7 @@
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Compiler.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -183,7 +185,16 @@ void UncheckedPolicyCallCheck::checkFunction(
 
   AnalysisStatus Status = AnalysisStatus::Skipped;
   SkipReason Why;
+  ScannerHooks *Hooks = scannerHooks();
+  if (Hooks) {
+    Hooks->Analysing = FD;
+    if (!Hooks->CrashIn.empty() &&
+        FD->getQualifiedNameAsString() == Hooks->CrashIn)
+      LLVM_BUILTIN_TRAP;
+  }
   std::vector<Finding> Findings = Analyzer->analyze(*FD, &Status, &Why);
+  if (Hooks)
+    Hooks->Analysing = nullptr;
   if (Status == AnalysisStatus::Analyzed) {
     if (TUEvidence *Sink = scannerEvidence())
       ++Sink->Analysed;

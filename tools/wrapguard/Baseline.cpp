@@ -13,31 +13,12 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
 
 using namespace llvm;
 
 namespace wrapguard {
-
-bool isUnderSourceRoot(StringRef Abs, const PathOptions &Paths) {
-  StringRef Root = Paths.SourceRoot;
-  if (Root.empty() || !Abs.starts_with(Root))
-    return false;
-  StringRef Rest = Abs.drop_front(Root.size());
-  return Rest.empty() || sys::path::is_separator(Rest.front()) ||
-         Root.ends_with("/");
-}
-
-std::string relativePath(StringRef Abs, const PathOptions &Paths) {
-  if (!isUnderSourceRoot(Abs, Paths))
-    return Abs.str();
-  StringRef Rest = Abs.drop_front(Paths.SourceRoot.size());
-  while (!Rest.empty() && sys::path::is_separator(Rest.front()))
-    Rest = Rest.drop_front();
-  return sys::path::convert_to_slash(Rest);
-}
 
 void assignFingerprints(std::vector<ReportFinding> &Findings,
                         const PathOptions &Paths) {
@@ -58,38 +39,14 @@ void assignFingerprints(std::vector<ReportFinding> &Findings,
 }
 
 Expected<StringSet<>> loadBaseline(StringRef SarifPath) {
-  auto Buffer = MemoryBuffer::getFile(SarifPath);
-  if (!Buffer)
-    return createStringError(Buffer.getError(), "cannot read baseline '%s': %s",
-                             SarifPath.str().c_str(),
-                             Buffer.getError().message().c_str());
-  Expected<json::Value> Log = json::parse((*Buffer)->getBuffer());
+  Expected<SarifLog> Log = SarifLog::read(SarifPath, "baseline");
   if (!Log)
-    return createStringError(
-        inconvertibleErrorCode(), "baseline '%s' is not JSON: %s",
-        SarifPath.str().c_str(), toString(Log.takeError()).c_str());
-  const json::Object *Root = Log->getAsObject();
-  const json::Array *Runs = Root ? Root->getArray("runs") : nullptr;
-  if (!Runs)
-    return createStringError(inconvertibleErrorCode(),
-                             "baseline '%s' is not a SARIF log (no 'runs')",
-                             SarifPath.str().c_str());
+    return Log.takeError();
   StringSet<> Prints;
-  for (const json::Value &Run : *Runs) {
-    const json::Object *RunObj = Run.getAsObject();
-    const json::Array *Results = RunObj ? RunObj->getArray("results") : nullptr;
-    if (!Results)
-      continue;
-    for (const json::Value &Result : *Results) {
-      const json::Object *ResObj = Result.getAsObject();
-      const json::Object *Partial =
-          ResObj ? ResObj->getObject("partialFingerprints") : nullptr;
-      if (!Partial)
-        continue;
-      if (std::optional<StringRef> Print = Partial->getString(FingerprintKey))
-        Prints.insert(*Print);
-    }
-  }
+  Log->forEachResult([&](const json::Object &Result) {
+    if (std::optional<StringRef> Print = resultFingerprint(Result))
+      Prints.insert(*Print);
+  });
   return Prints;
 }
 

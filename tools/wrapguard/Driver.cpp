@@ -8,19 +8,22 @@
 // Scans the translation units of a compilation database with the checks of
 // the wrapguard plugin, linked in, through clang-tidy's own library: the
 // same .clang-tidy discovery, NOLINT handling, header filter and fix
-// export. This file owns the command line, turns clang-tidy's errors into a
-// Report, and writes it; Scan.cpp runs the TUs, Merge.cpp and Join.cpp are
-// the other subcommands.
+// export. This file owns `main`, the scan's command line (the scan's and
+// `index`'s), turns clang-tidy's errors into a Report, and writes it;
+// Scan.cpp runs the TUs. The other subcommands have files of their own
+// (Subcommands.h).
 //
 //===----------------------------------------------------------------------===//
 
-#include "Join.h"
+#include "Cache.h"
+#include "CrashGuard.h"
 #include "Report.h"
 #include "Scan.h"
+#include "ScanReport.h"
+#include "Subcommands.h"
+#include "TraversalScope.h"
 #include "Wording.h"
 #include "clang-tidy/ClangTidy.h"
-#include "clang/Format/Format.h"
-#include "clang/Tooling/Core/Replacement.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -45,22 +48,22 @@ using namespace llvm;
 #ifndef WRAPGUARD_VERSION
 #define WRAPGUARD_VERSION "0.0.0"
 #endif
-#ifndef WRAPGUARD_INFO_URI
-#define WRAPGUARD_INFO_URI "https://github.com/wrapguard/wrapguard"
+#ifndef WRAPGUARD_INFORMATION_URI
+#define WRAPGUARD_INFORMATION_URI ""
+#endif
+#ifndef WRAPGUARD_RULE_HELP_URI
+#define WRAPGUARD_RULE_HELP_URI ""
 #endif
 
 namespace {
 
 cl::OptionCategory Category("wrapguard options");
 
-// The subcommands. `index` is a scan that writes only the facts file, so it
-// takes the scan's options; `merge` and `join` (Join.cpp) have their own.
+// `index` is a scan that writes only the facts file, so it takes the scan's
+// options; `merge` and `join` have their own (Subcommands.h).
 cl::SubCommand IndexCommand("index",
                             "Scan and write only the project's facts (-o "
                             "FACTS.json); takes the scan's options");
-cl::SubCommand MergeCommand("merge",
-                            "Join SARIF logs (e.g. one per --shard) into one "
-                            "log with one run");
 cl::SubCommandGroup ScanCommands{&cl::SubCommand::getTopLevel(), &IndexCommand};
 
 cl::opt<std::string>
@@ -91,7 +94,8 @@ cl::opt<std::string>
 cl::opt<std::string> HeaderFilter(
     "header-filter",
     cl::desc("Regex of headers to report findings from (default: the "
-             "configuration's HeaderFilterRegex, else none)"),
+             "configuration's HeaderFilterRegex, else, with --source-root, "
+             "every header under it outside the build folder, else none)"),
     cl::sub(ScanCommands), cl::cat(Category));
 cl::opt<std::string> ExcludeHeaderFilter(
     "exclude-header-filter",
@@ -118,8 +122,22 @@ cl::alias OutputLong("output", cl::aliasopt(Output));
 cl::opt<std::string>
     SourceRoot("source-root",
                cl::desc("Report paths relative to this directory (SARIF: under "
-                        "%SRCROOT%); also anchors fingerprints"),
+                        "%SRCROOT%); also anchors fingerprints, and reports "
+                        "the findings in the headers under it when no header "
+                        "filter is configured"),
                cl::value_desc("dir"), cl::sub(ScanCommands), cl::cat(Category));
+cl::opt<std::string> InformationUri(
+    "information-uri",
+    cl::desc("Write this as the tool's informationUri in SARIF (default: "
+             "the build's WRAPGUARD_INFORMATION_URI, else none)"),
+    cl::value_desc("uri"), cl::init(WRAPGUARD_INFORMATION_URI),
+    cl::sub(ScanCommands), cl::cat(Category));
+cl::opt<std::string> RuleHelpUri(
+    "rule-help-uri",
+    cl::desc("Write this as the helpUri of wrapguard-unchecked-policy-call in "
+             "SARIF (default: the build's WRAPGUARD_RULE_HELP_URI, else none)"),
+    cl::value_desc("uri"), cl::init(WRAPGUARD_RULE_HELP_URI),
+    cl::sub(ScanCommands), cl::cat(Category));
 cl::opt<std::string> Baseline(
     "baseline",
     cl::desc("Report only findings whose fingerprint is not in this SARIF "
@@ -154,6 +172,29 @@ cl::opt<std::string> FactsOut(
     cl::desc("Also write the project's facts (which callables may be empty) "
              "to this file, for clang-tidy's and editors' FactsFile option"),
     cl::value_desc("file"), cl::sub(ScanCommands), cl::cat(Category));
+cl::opt<bool> NoPreamble(
+    "no-preamble",
+    cl::desc("Parse every TU whole, without sharing a precompiled preamble "
+             "between TUs that start with the same #include block"),
+    cl::sub(ScanCommands), cl::cat(Category));
+cl::opt<std::string> CacheDir(
+    "cache-dir",
+    cl::desc("Reuse the results of TUs whose files, flags and configuration "
+             "are unchanged since a scan with the same cache folder, and keep "
+             "this scan's there"),
+    cl::value_desc("dir"), cl::sub(ScanCommands), cl::cat(Category));
+cl::opt<bool> Verbose("verbose",
+                      cl::desc("Say on stderr how each TU was parsed (its "
+                               "preamble, or why none) and what it claimed"),
+                      cl::sub(ScanCommands), cl::cat(Category));
+// Testing only: the scan without its traversal scope (the whole AST, claims
+// still apply), which must report what the scoped scan reports.
+cl::opt<bool> NoTraversalScope("no-traversal-scope", cl::Hidden,
+                               cl::sub(ScanCommands), cl::cat(Category));
+// Testing only: crash inside the analysis of the function of this qualified
+// name, to test that a crash loses that TU only.
+cl::opt<std::string> DebugCrashIn("debug-crash-in", cl::Hidden,
+                                  cl::sub(ScanCommands), cl::cat(Category));
 cl::opt<bool> Quiet("quiet",
                     cl::desc("No summary, no progress line and no budget "
                              "notes on stderr"),
@@ -164,16 +205,6 @@ cl::opt<cl::boolOrDefault>
                       "terminal)"),
              cl::sub(ScanCommands), cl::cat(Category));
 
-cl::list<std::string> MergeInputs(cl::Positional,
-                                  cl::desc("a.sarif b.sarif ..."),
-                                  cl::sub(MergeCommand), cl::cat(Category));
-cl::opt<std::string> MergeOutput("o",
-                                 cl::desc("Write the merged log to this file "
-                                          "(default: stdout)"),
-                                 cl::value_desc("file"), cl::sub(MergeCommand),
-                                 cl::cat(Category));
-cl::alias MergeOutputLong("output", cl::aliasopt(MergeOutput));
-
 constexpr const char *Overview =
     "wrapguard: scan a build for calls through possibly empty callables.\n\n"
     "  wrapguard -p BUILD [options] [files...]\n"
@@ -182,149 +213,11 @@ constexpr const char *Overview =
     "  wrapguard join --sites FLAGGED --trace TRACE [--format=text|json]\n\n"
     "Exit status: 0 no findings, 1 findings, 2 the scan failed or was "
     "incomplete\n(bad arguments, unreadable database, a TU that does not "
-    "parse, a missing file).\n";
-
-/// Contents of the files findings point into, for line and column numbers.
-class FileCache {
-public:
-  StringRef get(StringRef Path) {
-    auto [It, New] = Files.try_emplace(Path);
-    if (New) {
-      if (auto Buffer = MemoryBuffer::getFile(Path, /*IsText=*/false,
-                                              /*RequiresNullTerminator=*/false))
-        It->second = std::move(*Buffer);
-    }
-    return It->second ? It->second->getBuffer() : StringRef();
-  }
-
-  wrapguard::TextPos position(StringRef Path, unsigned Offset) {
-    StringRef Text = get(Path);
-    Offset = std::min<size_t>(Offset, Text.size());
-    StringRef Before = Text.take_front(Offset);
-    size_t LineStart = Before.rfind('\n');
-    LineStart = LineStart == StringRef::npos ? 0 : LineStart + 1;
-    wrapguard::TextPos Pos;
-    Pos.Line = Before.count('\n') + 1;
-    Pos.Column = Offset - LineStart + 1;
-    Pos.CharColumn = 1;
-    for (char C : Text.slice(LineStart, Offset))
-      if ((static_cast<unsigned char>(C) & 0xC0) != 0x80)
-        ++Pos.CharColumn;
-    return Pos;
-  }
-
-  /// The line around \p Offset with runs of whitespace collapsed, so
-  /// re-indenting does not change a fingerprint.
-  std::string lineText(StringRef Path, unsigned Offset) {
-    StringRef Text = get(Path);
-    Offset = std::min<size_t>(Offset, Text.size());
-    size_t Begin = Text.take_front(Offset).rfind('\n');
-    Begin = Begin == StringRef::npos ? 0 : Begin + 1;
-    size_t End = Text.find('\n', Offset);
-    SmallVector<StringRef> Words;
-    SplitString(Text.slice(Begin, End), Words);
-    return join(Words, " ");
-  }
-
-private:
-  StringMap<std::unique_ptr<MemoryBuffer>> Files;
-};
-
-std::string absolutePath(StringRef Path, StringRef Base) {
-  SmallString<256> Abs(Path);
-  if (!sys::path::is_absolute(Abs)) {
-    if (!Base.empty())
-      sys::fs::make_absolute(Base, Abs);
-    else
-      sys::fs::make_absolute(Abs);
-  }
-  sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
-  return std::string(Abs);
-}
+    "parse or crashed, a missing file).\n";
 
 int fail(const Twine &Message) {
   WithColor::error(errs(), "wrapguard") << Message << "\n";
   return 2;
-}
-
-/// Parse failures of one TU as notifications, at most 20 of its errors.
-void reportParseErrors(const wrapguard::TUResult &TU, FileCache &Cache,
-                       wrapguard::Report &R) {
-  unsigned Reported = 0;
-  for (const ClangTidyError &E : TU.Errors) {
-    if (!wrapguard::isCompilerError(E) || Reported++ == 20)
-      continue;
-    wrapguard::ReportNotification N{"parse-error",
-                                    "error",
-                                    "cannot parse '" + TU.File +
-                                        "': " + E.Message.Message,
-                                    "",
-                                    {}};
-    if (!E.Message.FilePath.empty()) {
-      N.Path = absolutePath(E.Message.FilePath, E.BuildDirectory);
-      N.Pos = Cache.position(N.Path, E.Message.FileOffset);
-    }
-    R.Notifications.push_back(std::move(N));
-  }
-  if (!Reported)
-    R.Notifications.push_back(
-        {"parse-error",
-         "error",
-         "the compiler could not process '" + TU.File + "'",
-         TU.File,
-         {}});
-}
-
-/// One of clang-tidy's errors as the writers see it.
-wrapguard::ReportFinding toFinding(const ClangTidyError &E,
-                                   const wrapguard::TUResult &TU,
-                                   FileCache &Cache) {
-  wrapguard::ReportFinding F;
-  F.Check = E.DiagnosticName;
-  F.Message = E.Message.Message;
-  F.IsError = E.DiagLevel == ClangTidyError::Error || E.IsWarningAsError;
-  F.AlwaysEmpty = wrapguard::isAlwaysEmptyMessage(F.Message);
-  F.Loc.Path = absolutePath(E.Message.FilePath, E.BuildDirectory);
-  F.Loc.Offset = E.Message.FileOffset;
-  F.Loc.Pos = Cache.position(F.Loc.Path, F.Loc.Offset);
-  F.LineText = Cache.lineText(F.Loc.Path, F.Loc.Offset);
-  auto Fn = TU.Functions.find({E.Message.FilePath, E.Message.FileOffset});
-  if (Fn != TU.Functions.end())
-    F.Function = Fn->second;
-  for (const DiagnosticMessage &Note : E.Notes) {
-    wrapguard::ReportNote N;
-    N.Message = Note.Message;
-    if (Note.FilePath.empty())
-      continue;
-    N.Loc.Path = absolutePath(Note.FilePath, E.BuildDirectory);
-    N.Loc.Offset = Note.FileOffset;
-    N.Loc.Pos = Cache.position(N.Loc.Path, N.Loc.Offset);
-    F.Notes.push_back(std::move(N));
-  }
-  for (const auto &FileFix : E.Message.Fix)
-    for (const Replacement &Rep : FileFix.second) {
-      wrapguard::ReportEdit Edit;
-      Edit.Path = absolutePath(Rep.getFilePath(), E.BuildDirectory);
-      Edit.Offset = Rep.getOffset();
-      Edit.Length = Rep.getLength();
-      Edit.Text = Rep.getReplacementText().str();
-      Edit.Begin = Cache.position(Edit.Path, Edit.Offset);
-      Edit.End = Cache.position(Edit.Path, Edit.Offset + Edit.Length);
-      F.Edits.push_back(std::move(Edit));
-    }
-  return F;
-}
-
-/// Adds a decided candidate's evidence note to both of its forms: the
-/// finding the writers use and the error clang-tidy's text reporter prints.
-void addEvidence(ClangTidyError &E, wrapguard::ReportFinding &F,
-                 const wrapguard::ReportNote &N) {
-  F.Notes.push_back(N);
-  DiagnosticMessage Note;
-  Note.Message = N.Message;
-  Note.FilePath = N.Loc.Path;
-  Note.FileOffset = N.Loc.Offset;
-  E.Notes.push_back(std::move(Note));
 }
 
 raw_ostream &levelTag(raw_ostream &OS, StringRef Level, StringRef Prefix,
@@ -371,7 +264,8 @@ std::unique_ptr<CompilationDatabase> loadDatabase(std::string &Error) {
   } else {
     SmallString<256> Dir;
     if (!InputFiles.empty())
-      Dir = sys::path::parent_path(absolutePath(InputFiles.front(), ""));
+      Dir = sys::path::parent_path(
+          wrapguard::absolutePath(InputFiles.front(), ""));
     else
       sys::fs::current_path(Dir);
     DB = CompilationDatabase::autoDetectFromDirectory(Dir, Error);
@@ -383,85 +277,6 @@ std::unique_ptr<CompilationDatabase> loadDatabase(std::string &Error) {
   return inferTargetAndDriverMode(inferMissingCompileCommands(std::move(DB)));
 }
 
-/// The edits of the findings, per file; a finding whose edits overlap an
-/// earlier one's is left out whole.
-std::map<std::string, Replacements>
-planFixes(const std::vector<wrapguard::ReportFinding> &Findings,
-          unsigned &Applied, unsigned &Offered) {
-  std::map<std::string, Replacements> PerFile;
-  for (const wrapguard::ReportFinding &F : Findings) {
-    if (F.Edits.empty())
-      continue;
-    ++Offered;
-    std::map<std::string, Replacements> Trial = PerFile;
-    bool Ok = true;
-    for (const wrapguard::ReportEdit &E : F.Edits)
-      if (Error Err = Trial[E.Path].add(
-              Replacement(E.Path, E.Offset, E.Length, E.Text))) {
-        consumeError(std::move(Err));
-        Ok = false;
-        break;
-      }
-    if (Ok) {
-      PerFile = std::move(Trial);
-      ++Applied;
-    }
-  }
-  return PerFile;
-}
-
-/// Applies \p Reps to the file at \p Path; false, with a message, on an I/O
-/// error.
-bool fixFile(StringRef Path, Replacements Reps) {
-  auto Buffer = MemoryBuffer::getFile(Path);
-  if (!Buffer) {
-    WithColor::error(errs(), "wrapguard")
-        << "cannot read '" << Path << "' to fix it\n";
-    return false;
-  }
-  // As clang-tidy --fix does: the file's style (else LLVM's) tidies around
-  // the edits, so both front doors write the same text.
-  Expected<format::FormatStyle> Style =
-      format::getStyle("file", Path, "llvm", (*Buffer)->getBuffer());
-  if (!Style) {
-    consumeError(Style.takeError());
-    Style = format::getLLVMStyle();
-  }
-  Expected<Replacements> Cleaned =
-      format::cleanupAroundReplacements((*Buffer)->getBuffer(), Reps, *Style);
-  if (Cleaned)
-    Reps = std::move(*Cleaned);
-  else
-    consumeError(Cleaned.takeError());
-  Expected<std::string> Fixed =
-      applyAllReplacements((*Buffer)->getBuffer(), Reps);
-  if (!Fixed) {
-    WithColor::error(errs(), "wrapguard")
-        << "cannot fix '" << Path << "': " << toString(Fixed.takeError())
-        << "\n";
-    return false;
-  }
-  std::error_code EC;
-  raw_fd_ostream OS(Path, EC, sys::fs::OF_None);
-  if (EC) {
-    WithColor::error(errs(), "wrapguard")
-        << "cannot write '" << Path << "': " << EC.message() << "\n";
-    return false;
-  }
-  OS << *Fixed;
-  return true;
-}
-
-/// Applies the findings' edits in place; a finding whose edits overlap an
-/// earlier one's is skipped whole. Returns false on an I/O error.
-bool applyFixes(const std::vector<wrapguard::ReportFinding> &Findings,
-                unsigned &Applied, unsigned &Offered) {
-  bool Success = true;
-  for (auto &[Path, Reps] : planFixes(Findings, Applied, Offered))
-    Success &= fixFile(Path, std::move(Reps));
-  return Success;
-}
-
 /// What the command line asks a scan (or `index`) to do, checked.
 struct ScanRequest {
   bool IndexOnly = false;
@@ -471,6 +286,10 @@ struct ScanRequest {
   wrapguard::ScanOptions Options;
   std::string Output;   ///< The sarif or json report; empty: stdout.
   std::string FactsOut; ///< The facts file; empty: none.
+  /// The build folder (-p) when it lies inside the source root: its headers
+  /// (generated ones) are not the project's own for the header default.
+  std::string BuildDir;
+  std::unique_ptr<wrapguard::ResultCache> Cache;
 };
 
 /// --config or --config-file, parsed, into \p Out. Returns an exit status
@@ -500,7 +319,9 @@ std::optional<int> readConfig(std::optional<ClangTidyOptions> &Out) {
 std::optional<int> buildOptions(wrapguard::ScanOptions &Options) {
   Options.Defaults = ClangTidyOptions::getDefaults();
   Options.Defaults.Checks = "-*,wrapguard-*";
-  Options.Defaults.HeaderFilterRegex = "";
+  // Left unset: the scan tells a file whose configuration names no header
+  // filter from one that asks for none (ScanOptions::SourceRootHeaders).
+  Options.Defaults.HeaderFilterRegex = std::nullopt;
   // The analyzer and compiler-warning checks come with libclangTidy; a
   // project's .clang-tidy may enable them for clang-tidy, but the scanner
   // reports only the checks it was built for (compiler errors still count,
@@ -509,6 +330,8 @@ std::optional<int> buildOptions(wrapguard::ScanOptions &Options) {
                              "-clang-analyzer-*,-clang-diagnostic-*";
   if (HeaderFilter.getNumOccurrences())
     Options.Overrides.HeaderFilterRegex = HeaderFilter;
+  // Code scanning expects every finding in the project's own files.
+  Options.SourceRootHeaders = !SourceRoot.empty();
   if (ExcludeHeaderFilter.getNumOccurrences())
     Options.Overrides.ExcludeHeaderFilterRegex = ExcludeHeaderFilter;
   if (SystemHeaders.getNumOccurrences())
@@ -523,6 +346,10 @@ std::optional<int> buildOptions(wrapguard::ScanOptions &Options) {
     Options.Overrides.UseColor = UseColor == cl::BOU_TRUE;
   if (std::optional<int> Status = readConfig(Options.Config))
     return Status;
+  Options.Preambles = !NoPreamble;
+  Options.TraversalScope = !NoTraversalScope;
+  Options.Verbose = Verbose;
+  Options.CrashIn = DebugCrashIn;
   // Logical cores, as `nproc` counts them: what CI runners advertise.
   Options.Jobs =
       Jobs ? Jobs
@@ -536,13 +363,27 @@ std::optional<int> readRequest(ScanRequest &Req) {
   if (!SourceRoot.empty()) {
     if (!sys::fs::is_directory(SourceRoot))
       return fail("--source-root '" + SourceRoot + "' is not a directory");
-    Req.Paths.SourceRoot = absolutePath(SourceRoot, "");
+    Req.Paths.SourceRoot = wrapguard::reportPath(SourceRoot);
     while (Req.Paths.SourceRoot.size() > 1 &&
            sys::path::is_separator(Req.Paths.SourceRoot.back()))
       Req.Paths.SourceRoot.pop_back();
+    if (!BuildPath.empty()) {
+      std::string Build = wrapguard::reportPath(BuildPath);
+      if (sys::fs::is_regular_file(Build))
+        Build = sys::path::parent_path(Build).str();
+      if (Build != Req.Paths.SourceRoot &&
+          wrapguard::isUnderSourceRoot(Build, Req.Paths))
+        Req.BuildDir = Build;
+    }
   }
   Req.Output = Output;
   Req.FactsOut = FactsOut;
+  if (!CacheDir.empty()) {
+    auto Cache = wrapguard::ResultCache::open(CacheDir);
+    if (!Cache)
+      return fail(toString(Cache.takeError()));
+    Req.Cache = std::move(*Cache);
+  }
   if (Req.IndexOnly) {
     if (Output.empty())
       return fail("index needs -o FACTS.json");
@@ -566,6 +407,7 @@ std::optional<int> readRequest(ScanRequest &Req) {
       return fail(toString(B.takeError()));
     Req.BaselinePrints = std::move(*B);
   }
+  Req.Options.Cache = Req.Cache.get();
   return buildOptions(Req.Options);
 }
 
@@ -578,40 +420,32 @@ std::vector<std::string> selectFiles(const CompilationDatabase &DB,
   std::vector<std::string> Files;
   if (InputFiles.empty()) {
     for (const std::string &F : DB.getAllFiles())
-      Files.push_back(absolutePath(F, ""));
+      Files.push_back(wrapguard::absolutePath(F, ""));
   } else {
     for (const std::string &F : InputFiles)
-      Files.push_back(absolutePath(F, ""));
+      Files.push_back(wrapguard::absolutePath(F, ""));
   }
   llvm::sort(Files);
   Files.erase(std::unique(Files.begin(), Files.end()), Files.end());
   if (Files.empty())
-    R.Notifications.push_back({"empty-database",
-                               "warning",
-                               "the compilation database lists no files; "
-                               "nothing was scanned",
-                               "",
-                               {}});
+    R.Notifications.push_back(wrapguard::notification(
+        "empty-database", "warning",
+        "the compilation database lists no files; nothing was scanned"));
   if (Req.Shard)
     Files = wrapguard::selectShard(Files, *Req.Shard);
 
   std::vector<std::string> Runnable;
   for (const std::string &F : Files) {
     if (!sys::fs::exists(F)) {
-      R.Notifications.push_back({"missing-file",
-                                 "error",
-                                 "'" + F + "' does not exist; not scanned",
-                                 F,
-                                 {}});
+      R.Notifications.push_back(wrapguard::notification(
+          "missing-file", "error", "'" + F + "' does not exist; not scanned",
+          F));
       continue;
     }
     if (DB.getCompileCommands(F).empty()) {
-      R.Notifications.push_back(
-          {"no-compile-command",
-           "error",
-           "no compile command for '" + F + "'; not scanned",
-           F,
-           {}});
+      R.Notifications.push_back(wrapguard::notification(
+          "no-compile-command", "error",
+          "no compile command for '" + F + "'; not scanned", F));
       continue;
     }
     Runnable.push_back(F);
@@ -633,8 +467,9 @@ scanWithProgress(const CompilationDatabase &DB,
              << (Findings == 1 ? " finding" : " findings");
       errs().flush();
     };
+  wrapguard::ClaimSet Claims;
   std::vector<wrapguard::TUResult> TUs =
-      wrapguard::scanFiles(DB, Files, Options, Progress);
+      wrapguard::scanFiles(DB, Files, Options, Claims, Progress);
   if (ShowProgress)
     errs() << "\r\033[K";
   return TUs;
@@ -645,10 +480,9 @@ scanWithProgress(const CompilationDatabase &DB,
 int finishIndex(const std::vector<wrapguard::TUResult> &TUs,
                 const wrapguard::ProjectFacts &Facts, const ScanRequest &Req,
                 wrapguard::Report &R) {
-  FileCache Cache;
+  wrapguard::SourceText Cache;
   for (const wrapguard::TUResult &TU : TUs)
-    if (!TU.Parsed)
-      reportParseErrors(TU, Cache, R);
+    wrapguard::reportTUProblems(TU, Cache, R);
   printNotifications(R, !Quiet);
   if (!Quiet)
     errs() << "wrapguard: facts of " << Facts.size()
@@ -657,129 +491,6 @@ int finishIndex(const std::vector<wrapguard::TUResult> &TUs,
            << (R.TranslationUnits == 1 ? "" : "s") << " written to '"
            << Req.FactsOut << "'\n";
   return hasErrors(R) ? 2 : 0;
-}
-
-/// Findings, deduplicated across TUs (a header included by several reports
-/// once) and sorted by place. Candidates are decided here, against the
-/// facts of every TU.
-class FindingCollector {
-public:
-  FindingCollector(const wrapguard::ProjectFacts &Facts, bool Sharded,
-                   wrapguard::Report &R, FileCache &Cache)
-      : Facts(Facts), Sharded(Sharded), R(R), Cache(Cache) {}
-
-  void addTU(const wrapguard::TUResult &TU) {
-    if (!TU.Parsed)
-      reportParseErrors(TU, Cache, R);
-    for (const ClangTidyError &E : TU.Errors)
-      if (!wrapguard::isCompilerError(E) && !E.Message.FilePath.empty())
-        addError(TU, E);
-  }
-
-  /// The findings in place order, and the errors clang-tidy's text reporter
-  /// prints for them (alive as long as the collector and the TUs).
-  void take(std::vector<wrapguard::ReportFinding> &Findings,
-            std::vector<const ClangTidyError *> &Errors) {
-    for (auto &[Key, K] : Unique) {
-      // A full scan's results are final: nothing marks them for merge.
-      if (!Sharded)
-        K.Finding.Deferred = false;
-      Findings.push_back(std::move(K.Finding));
-      Errors.push_back(K.Error);
-    }
-    Unique.clear();
-  }
-
-private:
-  void addError(const wrapguard::TUResult &TU, const ClangTidyError &E);
-  bool decide(wrapguard::ReportFinding &F, wrapguard::DeferredFinding &D);
-
-  struct Kept {
-    wrapguard::ReportFinding Finding;
-    const ClangTidyError *Error;
-  };
-  const wrapguard::ProjectFacts &Facts;
-  bool Sharded;
-  wrapguard::Report &R;
-  FileCache &Cache;
-  std::map<std::tuple<std::string, unsigned, std::string, std::string>, Kept>
-      Unique;
-  std::deque<ClangTidyError> Decided; // Candidates kept, with their notes.
-};
-
-void FindingCollector::addError(const wrapguard::TUResult &TU,
-                                const ClangTidyError &E) {
-  const ClangTidyError *Err = &E;
-  size_t Index = 0;
-  std::string Message = E.Message.Message;
-  bool IsCandidate = wrapguard::consumeCandidateMarker(Message, Index) &&
-                     Index < TU.Evidence.Candidates.size();
-  wrapguard::DeferredFinding D;
-  if (IsCandidate) {
-    Decided.push_back(E);
-    Decided.back().Message.Message = Message;
-    Err = &Decided.back();
-    D.Cand = TU.Evidence.Candidates[Index];
-    D.Origin = TU.Evidence.Origins[Index];
-  }
-  wrapguard::ReportFinding F = toFinding(*Err, TU, Cache);
-  auto Key = std::make_tuple(F.Loc.Path, F.Loc.Offset, F.Check, F.Message);
-  auto Same = Unique.find(Key);
-  // A finding in a header that one TU decided on its own and another left
-  // as a candidate is kept as decided, whatever the TUs' order (a merge of
-  // shards keeps the same one).
-  bool Drop =
-      Same != Unique.end() && (IsCandidate || !Same->second.Finding.Deferred);
-  if (!Drop && IsCandidate)
-    Drop = !decide(F, D);
-  if (Drop) {
-    if (IsCandidate)
-      Decided.pop_back();
-    return;
-  }
-  if (Same != Unique.end())
-    Unique.erase(Same);
-  Unique.emplace(std::move(Key), Kept{std::move(F), Err});
-}
-
-/// Decides a candidate against the project's facts; true when it is
-/// reported, with its evidence added to \p F and to its error.
-bool FindingCollector::decide(wrapguard::ReportFinding &F,
-                              wrapguard::DeferredFinding &D) {
-  // Marked for `wrapguard merge`, which decides a shard's candidates again;
-  // only a shard's results are provisional.
-  F.Deferred = true;
-  D.Finding = F;
-  if (Sharded)
-    R.ShardCandidates.push_back(D);
-  wrapguard::Resolution Res = wrapguard::resolve(Facts, D.Cand);
-  if (!Res.Report)
-    return false;
-  for (const wrapguard::Evidence &Ev : Res.Notes)
-    addEvidence(Decided.back(), F, wrapguard::evidenceNote(Ev, D.Origin));
-  return true;
-}
-
-/// A shard's candidates carry the fingerprint the finding has (or would
-/// have) in a full scan, which is what merge deduplicates and baselines by.
-void fingerprintCandidates(
-    std::vector<wrapguard::DeferredFinding> &Candidates,
-    const std::vector<wrapguard::ReportFinding> &Findings,
-    const wrapguard::PathOptions &Paths) {
-  for (wrapguard::DeferredFinding &D : Candidates) {
-    auto Same = llvm::find_if(Findings, [&](const wrapguard::ReportFinding &F) {
-      return F.Loc.Path == D.Finding.Loc.Path &&
-             F.Loc.Offset == D.Finding.Loc.Offset &&
-             F.Message == D.Finding.Message;
-    });
-    if (Same != Findings.end()) {
-      D.Finding.Fingerprint = Same->Fingerprint;
-      continue;
-    }
-    std::vector<wrapguard::ReportFinding> One{D.Finding};
-    wrapguard::assignFingerprints(One, Paths);
-    D.Finding.Fingerprint = One.front().Fingerprint;
-  }
 }
 
 /// Leaves out the findings (and their errors) that the baseline has.
@@ -797,38 +508,6 @@ void applyBaselineFilter(std::vector<wrapguard::ReportFinding> &Findings,
       wrapguard::applyBaseline(Findings, Req.BaselinePrints);
 }
 
-/// Sums the check's function counts over the TUs, and reports each function
-/// it skipped (over a budget, or for a construct) once, however many TUs saw
-/// it (a header's), in place order.
-void reportBudgetSkips(const std::vector<wrapguard::TUResult> &TUs,
-                       FileCache &Cache, wrapguard::Report &R) {
-  using Skip = wrapguard::TUEvidence::Skip;
-  std::map<std::tuple<std::string, unsigned, std::string>, const Skip *> Skips;
-  for (const wrapguard::TUResult &TU : TUs) {
-    R.FunctionsAnalysed += TU.Evidence.Analysed;
-    for (const Skip &S : TU.Evidence.Skipped)
-      Skips.try_emplace({S.Where.File, S.Where.Offset, S.Where.Function}, &S);
-  }
-  for (const auto &[Key, S] : Skips) {
-    const wrapguard::FactLoc &L = S->Where;
-    wrapguard::ReportNotification N;
-    N.Id = S->Reason.isBudget() ? wrapguard::BudgetNotificationId
-                                : wrapguard::UnsupportedNotificationId;
-    N.Level = "note";
-    N.Message = wrapguard::skippedMessage(L.Function, S->Reason);
-    N.Function = L.Function;
-    N.Path = L.File;
-    if (L.valid()) {
-      // Columns in characters when the file is there to count them.
-      N.Pos = Cache.position(L.File, L.Offset);
-      if (N.Pos.Line != L.Line)
-        N.Pos = {L.Line, L.Column, L.Column};
-    }
-    R.Notifications.push_back(std::move(N));
-  }
-  R.FunctionsSkipped = Skips.size();
-}
-
 /// Writes the report in the chosen format; an exit status when it cannot.
 std::optional<int> writeReport(const wrapguard::Report &R,
                                const ScanRequest &Req,
@@ -838,6 +517,8 @@ std::optional<int> writeReport(const wrapguard::Report &R,
     // hints and notes, in colour on a terminal.
     ClangTidyOptions TextOptions = Req.Options.Defaults;
     TextOptions.mergeWith(Req.Options.Overrides, 0);
+    if (!TextOptions.HeaderFilterRegex)
+      TextOptions.HeaderFilterRegex = "";
     ClangTidyContext TextContext(std::make_unique<DefaultOptionsProvider>(
         Req.Options.Global, std::move(TextOptions)));
     unsigned WarningsAsErrors = 0;
@@ -853,7 +534,8 @@ std::optional<int> writeReport(const wrapguard::Report &R,
   if (OutputFormat == Format::Sarif) {
     wrapguard::ToolInfo Tool;
     Tool.Version = WRAPGUARD_VERSION;
-    Tool.InformationUri = WRAPGUARD_INFO_URI;
+    Tool.InformationUri = InformationUri;
+    Tool.RuleHelpUri = RuleHelpUri;
     wrapguard::writeSarif(R, Tool, Req.Paths, OS);
   } else {
     wrapguard::writeJson(R, Req.Paths, OS);
@@ -890,8 +572,17 @@ int finishScan(wrapguard::Report &R, const ScanRequest &Req,
   printNotifications(R, !Quiet);
 
   std::vector<ClangTidyError> Errors;
-  for (const ClangTidyError *E : Kept)
+  for (const ClangTidyError *E : Kept) {
     Errors.push_back(*E);
+    // The text report names files as the other formats do.
+    ClangTidyError &Copy = Errors.back();
+    Copy.Message.FilePath =
+        wrapguard::reportPath(Copy.Message.FilePath, Copy.BuildDirectory);
+    for (DiagnosticMessage &Note : Copy.Notes)
+      if (!Note.FilePath.empty())
+        Note.FilePath =
+            wrapguard::reportPath(Note.FilePath, Copy.BuildDirectory);
+  }
   if (std::optional<int> Status = writeReport(R, Req, Errors))
     return *Status;
 
@@ -921,19 +612,20 @@ int finishScan(wrapguard::Report &R, const ScanRequest &Req,
 int reportScan(const std::vector<wrapguard::TUResult> &TUs,
                wrapguard::ProjectFacts Facts, const ScanRequest &Req,
                wrapguard::Report &R, ArrayRef<std::string> Runnable) {
-  FileCache Cache;
-  FindingCollector Collector(Facts, Req.Shard.has_value(), R, Cache);
+  wrapguard::SourceText Cache;
+  wrapguard::FindingCollector Collector(Facts, Req.Paths, Req.BuildDir,
+                                        Req.Shard.has_value(), R, Cache);
   for (const wrapguard::TUResult &TU : TUs)
     Collector.addTU(TU);
   std::vector<wrapguard::ReportFinding> Findings;
   std::vector<const ClangTidyError *> Errors;
   Collector.take(Findings, Errors);
-  reportBudgetSkips(TUs, Cache, R);
+  wrapguard::reportBudgetSkips(TUs, Cache, R);
   if (Req.Shard)
     R.ShardFacts = std::move(Facts);
 
   wrapguard::assignFingerprints(Findings, Req.Paths);
-  fingerprintCandidates(R.ShardCandidates, Findings, Req.Paths);
+  wrapguard::fingerprintCandidates(R.ShardCandidates, Findings, Req.Paths);
   applyBaselineFilter(Findings, Errors, Req, R);
   R.Findings = std::move(Findings);
   return finishScan(R, Req, Errors, Runnable);
@@ -992,10 +684,8 @@ int main(int Argc, const char **Argv) {
   });
   if (!cl::ParseCommandLineOptions(Argc, Argv, Overview, &errs()))
     return 2;
-  if (MergeCommand)
-    return wrapguard::runMerge(
-        std::vector<std::string>(MergeInputs.begin(), MergeInputs.end()),
-        MergeOutput);
+  if (wrapguard::MergeCommand)
+    return wrapguard::runMerge();
   if (wrapguard::JoinCommand)
     return wrapguard::runJoin();
   return runScan(ArrayRef(Argv, Argc), static_cast<bool>(IndexCommand));

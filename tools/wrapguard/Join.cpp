@@ -10,12 +10,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Join.h"
+#include "JsonFile.h"
 #include "Report.h"
+#include "Subcommands.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 
@@ -58,24 +58,6 @@ struct FlaggedSite {
 int fail(const Twine &Message) {
   WithColor::error(errs(), "wrapguard join") << Message << "\n";
   return 2;
-}
-
-Expected<std::unique_ptr<MemoryBuffer>> readInput(StringRef Path) {
-  auto Buffer = MemoryBuffer::getFileOrSTDIN(Path, /*IsText=*/true);
-  if (!Buffer)
-    return createStringError(Buffer.getError(), "cannot read '%s': %s",
-                             Path.str().c_str(),
-                             Buffer.getError().message().c_str());
-  return std::move(*Buffer);
-}
-
-Expected<json::Value> parseJson(StringRef Text, StringRef Path) {
-  Expected<json::Value> Doc = json::parse(Text);
-  if (!Doc)
-    return createStringError(inconvertibleErrorCode(),
-                             "'%s' is not valid JSON: %s", Path.str().c_str(),
-                             toString(Doc.takeError()).c_str());
-  return Doc;
 }
 
 int64_t integer(const json::Object &O, StringRef Key) {
@@ -121,8 +103,7 @@ std::optional<FlaggedSite> sarifSite(const json::Object &Result) {
   return Site;
 }
 
-Expected<std::vector<FlaggedSite>> jsonSites(const json::Value &Doc,
-                                             StringRef Path) {
+Expected<std::vector<FlaggedSite>> jsonSites(json::Value Doc, StringRef Path) {
   std::vector<FlaggedSite> Sites;
   if (const json::Array *Records = Doc.getAsArray()) {
     // The scanner's --format=json.
@@ -132,23 +113,15 @@ Expected<std::vector<FlaggedSite>> jsonSites(const json::Value &Doc,
             {text(*R, "file"), integer(*R, "line"), text(*R, "function")});
     return Sites;
   }
-  const json::Object *Log = Doc.getAsObject();
-  const json::Array *Runs = Log ? Log->getArray("runs") : nullptr;
-  if (!Runs)
+  Expected<SarifLog> Log = SarifLog::fromJSON(std::move(Doc), Path);
+  if (!Log)
     return createStringError(inconvertibleErrorCode(),
-                             "'%s' is JSON but neither SARIF (no runs) nor "
-                             "the scanner's array",
-                             Path.str().c_str());
-  for (const json::Value &Run : *Runs) {
-    const json::Object *RunObj = Run.getAsObject();
-    const json::Array *Results = RunObj ? RunObj->getArray("results") : nullptr;
-    if (!Results)
-      continue;
-    for (const json::Value &Result : *Results)
-      if (const json::Object *R = Result.getAsObject())
-        if (std::optional<FlaggedSite> Site = sarifSite(*R))
-          Sites.push_back(std::move(*Site));
-  }
+                             "neither the scanner's JSON array nor SARIF: %s",
+                             toString(Log.takeError()).c_str());
+  Log->forEachResult([&](const json::Object &Result) {
+    if (std::optional<FlaggedSite> Site = sarifSite(Result))
+      Sites.push_back(std::move(*Site));
+  });
   return Sites;
 }
 
@@ -190,17 +163,17 @@ Expected<std::vector<FlaggedSite>> textSites(StringRef Text, StringRef Path) {
 }
 
 Expected<std::vector<FlaggedSite>> readSites(StringRef Path) {
-  Expected<std::unique_ptr<MemoryBuffer>> Buffer = readInput(Path);
+  Expected<std::unique_ptr<MemoryBuffer>> Buffer = readTextFile(Path);
   if (!Buffer)
     return Buffer.takeError();
   StringRef Text = (*Buffer)->getBuffer();
   StringRef Start = Text.ltrim();
   if (!Start.starts_with("{") && !Start.starts_with("["))
     return textSites(Text, Path);
-  Expected<json::Value> Doc = parseJson(Text, Path);
+  Expected<json::Value> Doc = parseJsonText(Text, Path);
   if (!Doc)
     return Doc.takeError();
-  return jsonSites(*Doc, Path);
+  return jsonSites(std::move(*Doc), Path);
 }
 
 /// How well two paths name the same file: 3 equal, 2 one is the other's
@@ -376,10 +349,7 @@ int runJoin() {
   Expected<std::vector<FlaggedSite>> Sites = readSites(SitesPath);
   if (!Sites)
     return fail(toString(Sites.takeError()));
-  Expected<std::unique_ptr<MemoryBuffer>> TraceText = readInput(TracePath);
-  if (!TraceText)
-    return fail(toString(TraceText.takeError()));
-  Expected<json::Value> Trace = parseJson((*TraceText)->getBuffer(), TracePath);
+  Expected<json::Value> Trace = readJsonFile(TracePath);
   if (!Trace)
     return fail(toString(Trace.takeError()));
   const json::Object *TraceObj = Trace->getAsObject();

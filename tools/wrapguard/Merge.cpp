@@ -10,53 +10,51 @@
 //===----------------------------------------------------------------------===//
 
 #include "Report.h"
+#include "Subcommands.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
 
 using namespace llvm;
 
 namespace wrapguard {
 
-/// The column of L in Unicode code points, as SARIF's columnKind says:
-/// facts count bytes. Read off the file when it is there (the scan's and the
-/// merge's machine have the sources); the byte column otherwise.
-static unsigned charColumn(const FactLoc &L) {
-  if (L.Column <= 1 || L.Column - 1 > L.Offset)
-    return L.Column;
-  auto Buffer = MemoryBuffer::getFile(L.File, /*IsText=*/false,
-                                      /*RequiresNullTerminator=*/false);
-  if (!Buffer || L.Offset > (*Buffer)->getBufferSize())
-    return L.Column;
-  StringRef Before =
-      (*Buffer)->getBuffer().slice(L.Offset - (L.Column - 1), L.Offset);
-  if (Before.contains('\n'))
-    return L.Column; // The file changed since the facts were collected.
-  unsigned Column = 1;
-  for (char C : Before)
-    if ((static_cast<unsigned char>(C) & 0xC0) != 0x80)
-      ++Column;
-  return Column;
-}
+cl::SubCommand MergeCommand("merge",
+                            "Join SARIF logs (e.g. one per --shard) into one "
+                            "log with one run");
 
-ReportNote evidenceNote(const Evidence &E, const FactLoc &Origin) {
+namespace {
+cl::OptionCategory MergeCategory("wrapguard merge options");
+cl::list<std::string> MergeInputs(cl::Positional,
+                                  cl::desc("a.sarif b.sarif ..."),
+                                  cl::sub(MergeCommand),
+                                  cl::cat(MergeCategory));
+cl::opt<std::string> MergeOutput("o",
+                                 cl::desc("Write the merged log to this file "
+                                          "(default: stdout)"),
+                                 cl::value_desc("file"), cl::sub(MergeCommand),
+                                 cl::cat(MergeCategory));
+cl::alias MergeOutputLong("output", cl::aliasopt(MergeOutput));
+} // namespace
+
+ReportNote evidenceNote(const Evidence &E, const FactLoc &Origin,
+                        SourceText &Text) {
   const FactLoc &L = E.Loc.valid() ? E.Loc : Origin;
   ReportNote N;
   N.Message = E.Message;
-  N.Loc.Path = L.File;
+  N.Loc.Path = L.valid() ? reportPath(L.File) : L.File;
   N.Loc.Offset = L.Offset;
-  N.Loc.Pos = {L.Line, L.Column, charColumn(L)};
+  // Facts count columns in bytes; SARIF's columnKind wants code points.
+  N.Loc.Pos = Text.position(L.File, L.Offset, L.Line, L.Column);
   return N;
 }
 
 static std::string resultKey(const json::Object &Result) {
   std::string Key = Result.getString("ruleId").value_or("").str();
   Key += '\0';
-  if (const json::Object *Partial = Result.getObject("partialFingerprints"))
-    if (auto Print = Partial->getString(FingerprintKey))
-      return Key + Print->str();
+  if (std::optional<StringRef> Print = resultFingerprint(Result))
+    return Key + Print->str();
   // No fingerprint (another tool's log): keep every result.
   return "";
 }
@@ -113,6 +111,7 @@ static bool readShardEvidence(const json::Object &Run, StringRef Path,
 /// a TU that had the facts) is already among the results, once.
 static void decideCandidates(ShardEvidence &E, json::Array &Results,
                              StringSet<> &ResultKeys) {
+  SourceText Text;
   for (size_t I = 0; I < E.Candidates.size(); ++I) {
     json::Object &Res = E.Results[I];
     std::string Key = resultKey(Res);
@@ -137,7 +136,7 @@ static void decideCandidates(ShardEvidence &E, json::Array &Results,
     }
     for (const Evidence &Ev : R.Notes)
       Related->push_back(sarifRelatedLocation(
-          Related->size() + 1, evidenceNote(Ev, E.Candidates[I].second),
+          Related->size() + 1, evidenceNote(Ev, E.Candidates[I].second, Text),
           E.Paths));
     Results.push_back(std::move(Res));
   }
@@ -177,31 +176,6 @@ static void dropRepeatedSkips(json::Object &Invocation, StringSet<> &Seen) {
   if (json::Object *P = Invocation.getObject("properties"))
     if (P->get("functionsSkipped"))
       (*P)["functionsSkipped"] = Skips;
-}
-
-static std::optional<json::Value> readLog(StringRef Path) {
-  auto Buffer = MemoryBuffer::getFileOrSTDIN(Path);
-  if (!Buffer) {
-    WithColor::error(errs(), "wrapguard merge")
-        << "cannot read '" << Path << "': " << Buffer.getError().message()
-        << "\n";
-    return std::nullopt;
-  }
-  Expected<json::Value> Log = json::parse((*Buffer)->getBuffer());
-  if (!Log) {
-    WithColor::error(errs(), "wrapguard merge")
-        << "'" << Path << "' is not JSON: " << toString(Log.takeError())
-        << "\n";
-    return std::nullopt;
-  }
-  const json::Object *Root = Log->getAsObject();
-  if (!Root || Root->getString("version") != StringRef("2.1.0") ||
-      !Root->getArray("runs")) {
-    WithColor::error(errs(), "wrapguard merge")
-        << "'" << Path << "' is not a SARIF 2.1.0 log\n";
-    return std::nullopt;
-  }
-  return std::move(*Log);
 }
 
 namespace {
@@ -295,10 +269,7 @@ static int writeMerged(MergedRun &M, StringRef Output) {
     Run["columnKind"] = M.ColumnKind;
   if (M.BaseIds)
     Run["originalUriBaseIds"] = std::move(*M.BaseIds);
-  json::Object Merged{
-      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-      {"version", "2.1.0"},
-      {"runs", json::Array{std::move(Run)}}};
+  json::Value Merged = SarifLog::makeLog(std::move(Run));
 
   std::error_code EC;
   raw_fd_ostream OS(Output.empty() ? "-" : Output, EC, sys::fs::OF_Text);
@@ -307,28 +278,30 @@ static int writeMerged(MergedRun &M, StringRef Output) {
         << "cannot write '" << Output << "': " << EC.message() << "\n";
     return 2;
   }
-  OS << formatv("{0:2}", json::Value(std::move(Merged))) << "\n";
+  OS << formatv("{0:2}", Merged) << "\n";
   return 0;
 }
 
-int runMerge(ArrayRef<std::string> Inputs, StringRef Output) {
-  if (Inputs.empty()) {
+int runMerge() {
+  if (MergeInputs.empty()) {
     WithColor::error(errs(), "wrapguard merge")
         << "no input; usage: wrapguard merge [-o OUT] a.sarif b.sarif ...\n";
     return 2;
   }
   MergedRun M;
-  for (const std::string &Path : Inputs) {
-    std::optional<json::Value> Log = readLog(Path);
-    if (!Log)
+  for (const std::string &Path : MergeInputs) {
+    Expected<SarifLog> Log = SarifLog::read(Path);
+    if (!Log) {
+      WithColor::error(errs(), "wrapguard merge")
+          << toString(Log.takeError()) << "\n";
       return 2;
-    for (json::Value &RunValue : *Log->getAsObject()->getArray("runs"))
-      if (json::Object *Run = RunValue.getAsObject())
-        if (!addRun(*Run, Path, M))
-          return 2;
+    }
+    for (json::Value &Run : Log->runs())
+      if (!addRun(*Run.getAsObject(), Path, M))
+        return 2;
   }
   decideCandidates(M.Shards, M.Results, M.ResultKeys);
-  return writeMerged(M, Output);
+  return writeMerged(M, MergeOutput);
 }
 
 } // namespace wrapguard

@@ -9,7 +9,10 @@
 #ifndef WRAPGUARD_TOOLS_REPORT_H
 #define WRAPGUARD_TOOLS_REPORT_H
 
+#include "Paths.h"
 #include "ProjectFacts.h"
+#include "SarifLog.h"
+#include "SourceText.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSet.h"
@@ -21,17 +24,8 @@
 
 namespace wrapguard {
 
-/// A position in a file. Line and Column are 1-based; Column counts bytes
-/// (as clang prints it), CharColumn counts Unicode code points (as SARIF's
-/// columnKind "unicodeCodePoints" wants it).
-struct TextPos {
-  unsigned Line = 0;
-  unsigned Column = 0;
-  unsigned CharColumn = 0;
-};
-
 struct SourceRef {
-  std::string Path; ///< Absolute, normalized.
+  std::string Path; ///< A reportPath.
   unsigned Offset = 0;
   TextPos Pos;
 };
@@ -87,6 +81,19 @@ struct ReportNotification {
   std::string Function;
 };
 
+/// A notification without a function, at \p Path (optional) without a
+/// position.
+inline ReportNotification notification(std::string Id, std::string Level,
+                                       std::string Message,
+                                       std::string Path = "") {
+  ReportNotification N;
+  N.Id = std::move(Id);
+  N.Level = std::move(Level);
+  N.Message = std::move(Message);
+  N.Path = std::move(Path);
+  return N;
+}
+
 /// The notification id of a function the check skipped because one of its
 /// budgets ran out.
 inline constexpr const char *BudgetNotificationId = "budget-exceeded";
@@ -104,8 +111,8 @@ struct Report {
   unsigned TranslationUnits = 0;
   unsigned SuppressedByBaseline = 0;
   /// Functions the check analysed to the end, summed over the TUs (a
-  /// function in a header counts once per TU that analysed it), and those
-  /// it skipped, each counted once and reported as a BudgetNotificationId or
+  /// function in a header counts for the TU that claimed it), and those it
+  /// skipped, each counted once and reported as a BudgetNotificationId or
   /// UnsupportedNotificationId notification.
   unsigned FunctionsAnalysed = 0;
   unsigned FunctionsSkipped = 0;
@@ -116,24 +123,13 @@ struct Report {
 };
 
 /// The note that shows one piece of evidence: at its own place, or at the
-/// candidate's origin when it has none.
-ReportNote evidenceNote(const Evidence &E, const FactLoc &Origin);
-
-/// Where paths in reports are anchored. Empty: absolute paths everywhere.
-struct PathOptions {
-  std::string SourceRoot; ///< Absolute, no trailing separator.
-};
-
-/// Path of \p Abs relative to the source root when it lies under it, else
-/// \p Abs unchanged. Always uses '/' separators in the relative case.
-std::string relativePath(llvm::StringRef Abs, const PathOptions &Paths);
-/// True when \p Abs lies under the source root.
-bool isUnderSourceRoot(llvm::StringRef Abs, const PathOptions &Paths);
+/// candidate's origin when it has none; its path a reportPath, its column in
+/// characters read off \p Text.
+ReportNote evidenceNote(const Evidence &E, const FactLoc &Origin,
+                        SourceText &Text);
 
 // Fingerprints and baselines (Baseline.cpp).
 
-/// The partialFingerprints key wrapguard writes and reads.
-inline constexpr const char *FingerprintKey = "wrapguard/v1";
 /// Fills ReportFinding::Fingerprint. Findings must be sorted by location:
 /// identical findings are told apart by their order in a file.
 void assignFingerprints(std::vector<ReportFinding> &Findings,
@@ -143,6 +139,15 @@ llvm::Expected<llvm::StringSet<>> loadBaseline(llvm::StringRef SarifPath);
 /// Drops findings whose fingerprint is in \p Baseline; returns how many.
 unsigned applyBaseline(std::vector<ReportFinding> &Findings,
                        const llvm::StringSet<> &Baseline);
+
+// Fixes (Fixes.cpp).
+
+/// Applies the findings' edits in place (--fix); a finding whose edits
+/// overlap an earlier one's is skipped whole. Counts the findings whose
+/// edits were applied and those that offered any; false on an I/O error,
+/// which it reports on stderr.
+bool applyFixes(const std::vector<ReportFinding> &Findings, unsigned &Applied,
+                unsigned &Offered);
 
 // Shards (Shard.cpp).
 
@@ -161,7 +166,11 @@ std::vector<std::string> selectShard(llvm::ArrayRef<std::string> Files,
 struct ToolInfo {
   std::string Name = "wrapguard";
   std::string Version;
+  /// The tool's home (tool.driver.informationUri); left out when empty.
   std::string InformationUri;
+  /// The page of wrapguard-unchecked-policy-call (its rule's helpUri); left
+  /// out when empty. The rule's help text is the check's doc either way.
+  std::string RuleHelpUri;
 };
 
 void writeSarif(const Report &R, const ToolInfo &Tool, const PathOptions &Paths,
@@ -169,25 +178,12 @@ void writeSarif(const Report &R, const ToolInfo &Tool, const PathOptions &Paths,
 void writeJson(const Report &R, const PathOptions &Paths,
                llvm::raw_ostream &OS);
 
-/// `wrapguard merge a.sarif b.sarif ...`: joins the runs of several SARIF
-/// logs into one log with one run. Returns the process exit code.
-int runMerge(llvm::ArrayRef<std::string> Inputs, llvm::StringRef Output);
-
 /// A SARIF result for F (Sarif.cpp); merge rebuilds decided candidates with it.
 llvm::json::Object sarifResult(const ReportFinding &F, unsigned RuleIndex,
                                const PathOptions &Paths);
 /// A SARIF relatedLocation for one note.
 llvm::json::Object sarifRelatedLocation(unsigned Id, const ReportNote &N,
                                         const PathOptions &Paths);
-
-/// Percent-encodes a path for a URI (RFC 3986 path characters kept).
-std::string encodeUriPath(llvm::StringRef Path);
-/// Undoes encodeUriPath (and any other percent-encoding): each "%XX" with
-/// two hex digits becomes its byte; anything else is kept as it is.
-std::string decodeUriPath(llvm::StringRef Uri);
-/// The path a SARIF artifact URI names: a file: URI without its scheme and
-/// authority, or a relative reference, percent-decoded.
-std::string uriToPath(llvm::StringRef Uri);
 
 } // namespace wrapguard
 

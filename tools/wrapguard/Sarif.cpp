@@ -19,13 +19,17 @@ namespace wrapguard {
 
 namespace {
 
+// The help GitHub's code-scanning panel shows for a rule: sections of the
+// check's doc page (docs/checks/), embedded at build time by RuleHelp.cmake
+// as WRAPGUARD_RULE_HELP_MARKDOWN.
+#include "RuleHelp.inc"
+
 struct RuleInfo {
   const char *Id;
   const char *Name;
   const char *Short;
   const char *Full;
   const char *HelpMarkdown;
-  const char *DocPath; ///< Relative to the tool's informationUri.
 };
 
 // Checks the scanner knows by name; any other check that reports gets a
@@ -38,12 +42,7 @@ const RuleInfo KnownRules[] = {
      "nothing checked it. Calling an empty std::function throws "
      "std::bad_function_call; calling a null function pointer is undefined "
      "behaviour.",
-     "Check the callable before calling it, for example `if (policy) "
-     "wrapped = policy(module);`, or use the shim's null-safe helpers from "
-     "`wrapguard/call.h`. The check offers a fix-it that adds the guard.\n\n"
-     "Suppress a single finding with "
-     "`// NOLINTNEXTLINE(wrapguard-unchecked-policy-call)`.",
-     "/blob/main/docs/checks/unchecked-policy-call.md"},
+     WRAPGUARD_RULE_HELP_MARKDOWN},
 };
 
 const RuleInfo *findRule(StringRef Id) {
@@ -79,19 +78,24 @@ json::Object rule(StringRef Id, const ToolInfo &Tool) {
         {"shortDescription",
          json::Object{{"text", ("clang-tidy check " + Id).str()}}},
         {"defaultConfiguration", json::Object{{"level", "warning"}}}};
-  return json::Object{
+  json::Object Rule{
       {"id", Info->Id},
       {"name", Info->Name},
       {"shortDescription", json::Object{{"text", Info->Short}}},
       {"fullDescription", json::Object{{"text", Info->Full}}},
+      // The Markdown reads as text too: SARIF requires "text", GitHub shows
+      // "markdown".
       {"help", json::Object{{"text", Info->HelpMarkdown},
                             {"markdown", Info->HelpMarkdown}}},
-      {"helpUri", Tool.InformationUri + Info->DocPath},
       {"defaultConfiguration", json::Object{{"level", "warning"}}},
       {"properties",
        json::Object{{"tags", json::Array{"correctness", "reliability"}},
                     {"precision", "high"},
                     {"problem.severity", "warning"}}}};
+  // Only an address someone configured: a made-up one would be a dead link.
+  if (!Tool.RuleHelpUri.empty())
+    Rule["helpUri"] = Tool.RuleHelpUri;
+  return Rule;
 }
 
 } // namespace
@@ -137,8 +141,9 @@ json::Object result(const ReportFinding &F, unsigned RuleIndex,
     std::vector<const ReportEdit *> Edits;
     for (const ReportEdit &E : F.Edits)
       Edits.push_back(&E);
-    llvm::stable_sort(Edits, [](const ReportEdit *A, const ReportEdit *B) {
-      return std::tie(A->Path, A->Offset) < std::tie(B->Path, B->Offset);
+    // Equal places keep their order in F.Edits (the pointers' order).
+    llvm::sort(Edits, [](const ReportEdit *A, const ReportEdit *B) {
+      return std::tie(A->Path, A->Offset, A) < std::tie(B->Path, B->Offset, B);
     });
     for (size_t I = 0; I < Edits.size();) {
       json::Array Replacements;
@@ -190,43 +195,6 @@ json::Object notification(const ReportNotification &N,
 json::Object sarifResult(const ReportFinding &F, unsigned RuleIndex,
                          const PathOptions &Paths) {
   return result(F, RuleIndex, Paths);
-}
-
-std::string encodeUriPath(StringRef Path) {
-  std::string Out;
-  for (unsigned char C : Path) {
-    if (isAlnum(C) || StringRef("-._~/!$&'()*+,;=:@").contains(C))
-      Out += C;
-    else
-      Out += "%" + utohexstr(C, /*LowerCase=*/false, /*Width=*/2);
-  }
-  return Out;
-}
-
-// LLVM's Support library has no URI type (clangd's lives in clangd), so the
-// two directions are spelled here, next to each other.
-std::string decodeUriPath(StringRef Uri) {
-  std::string Out;
-  for (size_t I = 0; I < Uri.size(); ++I) {
-    if (Uri[I] == '%' && I + 2 < Uri.size() && isHexDigit(Uri[I + 1]) &&
-        isHexDigit(Uri[I + 2])) {
-      Out += static_cast<char>(hexFromNibbles(Uri[I + 1], Uri[I + 2]));
-      I += 2;
-    } else {
-      Out += Uri[I];
-    }
-  }
-  return Out;
-}
-
-std::string uriToPath(StringRef Uri) {
-  StringRef Rest = Uri;
-  // file:///abs/path, file://localhost/abs/path, file:/abs/path (RFC 8089).
-  if (Rest.consume_front_insensitive("file:") && Rest.consume_front("//")) {
-    size_t Slash = Rest.find('/');
-    Rest = Slash == StringRef::npos ? StringRef() : Rest.drop_front(Slash);
-  }
-  return decodeUriPath(Rest);
 }
 
 namespace {
@@ -302,8 +270,9 @@ void writeSarif(const Report &R, const ToolInfo &Tool, const PathOptions &Paths,
   json::Object Driver{{"name", Tool.Name},
                       {"version", Tool.Version},
                       {"semanticVersion", Tool.Version},
-                      {"informationUri", Tool.InformationUri},
                       {"rules", std::move(Rules)}};
+  if (!Tool.InformationUri.empty())
+    Driver["informationUri"] = Tool.InformationUri;
   json::Object Run{{"tool", json::Object{{"driver", std::move(Driver)}}},
                    {"columnKind", "unicodeCodePoints"},
                    {"invocations", json::Array{invocation(R, Paths)}},
@@ -321,10 +290,7 @@ void writeSarif(const Report &R, const ToolInfo &Tool, const PathOptions &Paths,
                                       Paths.SourceRoot)) +
                                   "/"}}}};
 
-  json::Object Log{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-                   {"version", "2.1.0"},
-                   {"runs", json::Array{std::move(Run)}}};
-  OS << formatv("{0:2}", json::Value(std::move(Log))) << "\n";
+  OS << formatv("{0:2}", SarifLog::makeLog(std::move(Run))) << "\n";
 }
 
 } // namespace wrapguard

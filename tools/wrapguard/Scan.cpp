@@ -1,6 +1,12 @@
 //===- Scan.cpp - Runs clang-tidy's machinery over many TUs ---------------===//
 
 #include "Scan.h"
+#include "Cache.h"
+#include "CrashGuard.h"
+#include "Paths.h"
+#include "Preambles.h"
+#include "ScannerHooks.h"
+#include "TraversalScope.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyModule.h"
 #include "clang/AST/ASTConsumer.h"
@@ -8,15 +14,25 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Frontend/MultiplexConsumer.h"
+#include "clang/Frontend/Utils.h"
 #include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MD5.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
+#include <chrono>
+#include <map>
 #include <mutex>
+#include <set>
 #include <thread>
 
 using namespace clang;
@@ -26,6 +42,45 @@ using namespace clang::tooling;
 namespace wrapguard {
 
 namespace {
+
+/// The configuration of a file as clang-tidy would have it, except that a
+/// file whose configuration names no HeaderFilterRegex gets \p Default:
+/// clang-tidy's own default (no header) unless --source-root asks for the
+/// project's headers.
+class HeaderDefaultProvider : public ClangTidyOptionsProvider {
+public:
+  HeaderDefaultProvider(std::unique_ptr<ClangTidyOptionsProvider> Inner,
+                        std::string Default)
+      : Inner(std::move(Inner)), Default(std::move(Default)) {}
+
+  const ClangTidyGlobalOptions &getGlobalOptions() override {
+    return Inner->getGlobalOptions();
+  }
+  std::vector<OptionsSource> getRawOptions(llvm::StringRef File) override {
+    std::vector<OptionsSource> Raw = Inner->getRawOptions(File);
+    if (!configuresHeaders(Raw)) {
+      ClangTidyOptions Headers;
+      Headers.HeaderFilterRegex = Default;
+      // Lowest priority: any source that sets the filter wins.
+      Raw.insert(Raw.begin(), {std::move(Headers), "wrapguard's default"});
+    }
+    return Raw;
+  }
+  /// Whether File's own configuration (files, --config, the command line)
+  /// sets a header filter.
+  bool configuresHeaders(llvm::StringRef File) {
+    return configuresHeaders(Inner->getRawOptions(File));
+  }
+
+private:
+  static bool configuresHeaders(const std::vector<OptionsSource> &Raw) {
+    return llvm::any_of(Raw, [](const OptionsSource &S) {
+      return S.first.HeaderFilterRegex.has_value();
+    });
+  }
+  std::unique_ptr<ClangTidyOptionsProvider> Inner;
+  std::string Default;
+};
 
 /// Sits in front of ClangTidyDiagnosticConsumer and remembers where
 /// diagnostics were reported, so FunctionLocator can name their enclosing
@@ -79,7 +134,9 @@ public:
     Pending.clear();
     if (Targets.empty())
       return;
-    TraverseDecl(Ctx.getTranslationUnitDecl());
+    // A finding is in a function the checks walked: in the traversal scope.
+    for (Decl *D : Ctx.getTraversalScope())
+      TraverseDecl(D);
     for (const Target &T : Targets)
       if (T.Best)
         Out[{SM->getFilename(T.Loc).str(), SM->getFileOffset(T.Loc)}] =
@@ -153,16 +210,121 @@ private:
   std::vector<Target> Targets;
 };
 
-/// clang-tidy's own action (see runClangTidy), plus the FunctionLocator.
+/// The configuration of each file, as clang-tidy finds it, with the header
+/// default of --source-root.
+std::unique_ptr<HeaderDefaultProvider>
+makeProvider(const ScanOptions &Options,
+             IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
+  std::unique_ptr<ClangTidyOptionsProvider> Files;
+  if (Options.Config)
+    Files = std::make_unique<ConfigOptionsProvider>(
+        Options.Global, Options.Defaults, *Options.Config, Options.Overrides,
+        FS);
+  else
+    Files = std::make_unique<FileOptionsProvider>(
+        Options.Global, Options.Defaults, Options.Overrides, FS);
+  return std::make_unique<HeaderDefaultProvider>(
+      std::move(Files), Options.SourceRootHeaders ? ".*" : "");
+}
+
+/// The compile command as the TU runs it: ClangTool's own adjustments
+/// (syntax only, no output or dependency file), then the configuration's
+/// ExtraArgs and ExtraArgsBefore, as in clang-tidy, without plugins. The
+/// same function plans the TUs and runs them, so a preamble is built with
+/// the very flags its TUs are parsed with.
+ArgumentsAdjuster commandAdjuster(ClangTidyContext &Context) {
+  ArgumentsAdjuster ExtraArgs = [&Context](const CommandLineArguments &Args,
+                                           StringRef Filename) {
+    ClangTidyOptions Opts = Context.getOptionsForFile(Filename);
+    CommandLineArguments Adjusted = Args;
+    if (Opts.ExtraArgsBefore) {
+      auto I = Adjusted.begin();
+      if (I != Adjusted.end() && !StringRef(*I).starts_with("-"))
+        ++I; // The compiler's name.
+      Adjusted.insert(I, Opts.ExtraArgsBefore->begin(),
+                      Opts.ExtraArgsBefore->end());
+    }
+    if (Opts.ExtraArgs)
+      Adjusted.insert(Adjusted.end(), Opts.ExtraArgs->begin(),
+                      Opts.ExtraArgs->end());
+    return Adjusted;
+  };
+  ArgumentsAdjuster Adjuster = getClangStripOutputAdjuster();
+  for (ArgumentsAdjuster Next :
+       {getClangSyntaxOnlyAdjuster(), getClangStripDependencyFileAdjuster(),
+        ExtraArgs, getStripPluginsAdjuster()})
+    Adjuster = combineAdjusters(std::move(Adjuster), std::move(Next));
+  return Adjuster;
+}
+
+/// What the scan knows of a TU before it runs.
+struct TUPlan {
+  /// The compile flags but the file's own name, with the directory: TUs
+  /// with equal keys parse headers alike.
+  std::string FlagsKey;
+  /// The result cache's key: the flags and the file's configuration; empty
+  /// when the TU is not cached (several compile commands).
+  std::string CacheKey;
+  PreambleRegion Region;
+  /// What TUs that may share a preamble have in common; empty when it may
+  /// share none.
+  std::string StartKey;
+  /// The preamble group, when the TU shares its preamble.
+  std::optional<unsigned> Group;
+  /// Why it is parsed whole (for --verbose).
+  std::string Whole;
+};
+
+/// Records every file the TU reads, headers of its preamble included (the
+/// result cache keys on their contents).
+class FilesRead : public DependencyCollector {
+public:
+  bool needSystemDependencies() override { return true; }
+  bool sawDependency(StringRef Filename, bool FromModule, bool IsSystem,
+                     bool IsModuleFile, bool IsMissing) override {
+    return !IsModuleFile && !IsMissing && !Filename.starts_with("<");
+  }
+};
+
+/// What the workers share.
+struct ScanShared {
+  const CompilationDatabase &DB;
+  const ScanOptions &Options;
+  ClaimSet &Claims;
+  PreambleStore &Store;
+};
+
+/// How one TU went: for --verbose, and what a crash leaves to report. It
+/// lives outside the TU's own thread, whose stack a crash abandons.
+struct TULog {
+  std::string How;
+  /// The front end was done (the checks had started) when it crashed.
+  bool Parsed = false;
+  /// The units it met and claimed; a crash gives its claims back.
+  ScopeRecord Scope;
+};
+
+/// Notes that the front end is done, before the checks run.
+class ParseDone : public ASTConsumer {
+public:
+  explicit ParseDone(bool &Done) : Done(Done) {}
+  void HandleTranslationUnit(ASTContext &) override { Done = true; }
+
+private:
+  bool &Done;
+};
+
+/// clang-tidy's own action (see runClangTidy), after the traversal scope is
+/// set, and with the FunctionLocator after it.
 class TidyActionFactory : public FrontendActionFactory {
 public:
   TidyActionFactory(
       ClangTidyContext &Context,
       IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
       std::vector<std::pair<const SourceManager *, SourceLocation>> &Pending,
-      std::map<std::pair<std::string, unsigned>, std::string> &Functions)
-      : ConsumerFactory(Context, std::move(BaseFS)), Pending(Pending),
-        Functions(Functions) {}
+      TUResult &Out, const TUPlan &Plan, ScanShared &Shared, TULog &Log)
+      : ConsumerFactory(Context, std::move(BaseFS)), Pending(Pending), Out(Out),
+        Plan(Plan), Shared(Shared), Log(Log) {}
 
   std::unique_ptr<FrontendAction> create() override {
     return std::make_unique<Action>(*this);
@@ -176,22 +338,113 @@ public:
     Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
     // No "N warnings generated." per TU: the driver prints one summary.
     Invocation->getDiagnosticOpts().ShowCarets = false;
-    return FrontendActionFactory::runInvocation(Invocation, Files,
-                                                PCHContainerOps, DiagConsumer);
+    // Alive until the TU is done: the AST reads from its file lazily.
+    std::shared_ptr<const PrecompiledPreamble> Preamble =
+        usePreamble(*Invocation, *Files);
+
+    // FrontendActionFactory::runInvocation, with the dependency collector.
+    CompilerInstance Compiler(std::move(PCHContainerOps));
+    Compiler.setInvocation(std::move(Invocation));
+    Compiler.setFileManager(Files);
+    std::unique_ptr<FrontendAction> Act = create();
+    Compiler.createDiagnostics(DiagConsumer, /*ShouldOwnClient=*/false);
+    if (!Compiler.hasDiagnostics())
+      return false;
+    Compiler.createSourceManager(*Files);
+    auto Read = std::make_shared<FilesRead>();
+    Compiler.addDependencyCollector(Read);
+    bool Success = Compiler.ExecuteAction(*Act);
+    Files->clearStatCache();
+    llvm::ErrorOr<std::string> Cwd =
+        Files->getVirtualFileSystem().getCurrentWorkingDirectory();
+    // Made absolute, but not normalised: `..` after a symlink (GCC's
+    // "/usr/lib/gcc/x86_64-linux-gnu/12/../../../../include") means what the
+    // file system says.
+    for (const std::string &Dep : Read->getDependencies()) {
+      SmallString<256> Path(Dep);
+      if (!llvm::sys::path::is_absolute(Path) && Cwd) {
+        Path = *Cwd;
+        llvm::sys::path::append(Path, Dep);
+      }
+      Out.Dependencies.push_back(std::string(Path));
+    }
+    return Success;
   }
 
 private:
+  /// Sets \p Invocation up to start from the group's preamble, when the TU
+  /// has one; returns it.
+  std::shared_ptr<const PrecompiledPreamble>
+  usePreamble(CompilerInvocation &Invocation, FileManager &Files) {
+    if (!Plan.Group)
+      return nullptr;
+    StringRef Main = Invocation.getFrontendOpts().Inputs[0].getFile();
+    auto Buffer = Files.getVirtualFileSystem().getBufferForFile(Main);
+    if (!Buffer) {
+      Log.How = "parsed whole: cannot read it";
+      return nullptr;
+    }
+    PreambleBounds Bounds = ComputePreambleBounds(
+        Invocation.getLangOpts(), (*Buffer)->getMemBufferRef(), 0);
+    if (Bounds.Size != Plan.Region.Size ||
+        Bounds.PreambleEndsAtStartOfLine != Plan.Region.EndsAtStartOfLine ||
+        inspectPreamble((*Buffer)->getBuffer()).Directives !=
+            Plan.Region.Directives) {
+      Log.How = "parsed whole: its first lines read otherwise now";
+      return nullptr;
+    }
+    // The copy every TU of the group starts alike: the directives alone.
+    const std::string &Directives = Plan.Region.Directives;
+    std::unique_ptr<llvm::MemoryBuffer> Copy =
+        withDirectivesOnly((*Buffer)->getBuffer(), Plan.Region, Main);
+    PreambleBounds Start(Directives.size(),
+                         StringRef(Directives).ends_with("\n") ||
+                             Plan.Region.EndsAtStartOfLine);
+    std::string Why;
+    bool Built = false;
+    auto Began = std::chrono::steady_clock::now();
+    std::shared_ptr<const PrecompiledPreamble> Preamble =
+        Shared.Store.get(*Plan.Group, Invocation, *Copy, Start,
+                         Files.getVirtualFileSystemPtr(), Why, Built);
+    if (!Preamble) {
+      Log.How = "parsed whole: " + Why;
+      return nullptr;
+    }
+    Log.How = "preamble of group " + std::to_string(*Plan.Group + 1);
+    if (Built)
+      Log.How += llvm::formatv(" (built here in {0:f2} s, {1} MB)",
+                               std::chrono::duration<double>(
+                                   std::chrono::steady_clock::now() - Began)
+                                   .count(),
+                               Preamble->getSize() >> 20);
+    IntrusiveRefCntPtr<llvm::vfs::FileSystem> VFS =
+        Files.getVirtualFileSystemPtr();
+    // The compiler takes the buffer (RetainRemappedFileBuffers is off).
+    Preamble->OverridePreamble(Invocation, VFS, Copy.release());
+    PreambleSize = Start.Size;
+    return Preamble;
+  }
+
   class Action : public ASTFrontendAction {
   public:
     explicit Action(TidyActionFactory &Parent) : Parent(Parent) {}
     std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &Compiler,
                                                    StringRef File) override {
       std::vector<std::unique_ptr<ASTConsumer>> Consumers;
+      Consumers.push_back(std::make_unique<ParseDone>(Parent.Log.Parsed));
+      // Before the checks, so they walk the scope it sets.
+      Consumers.push_back(std::make_unique<ScopeConsumer>(
+          Parent.Shared.Claims, Parent.Plan.FlagsKey,
+          Parent.Shared.Options.TraversalScope, Parent.Log.Scope));
       Consumers.push_back(
           Parent.ConsumerFactory.createASTConsumer(Compiler, File));
       // After the checks, so every diagnostic has been recorded.
-      Consumers.push_back(
-          std::make_unique<FunctionLocator>(Parent.Pending, Parent.Functions));
+      Consumers.push_back(std::make_unique<FunctionLocator>(
+          Parent.Pending, Parent.Out.Functions));
+      // The checks registered their callbacks just now; the preamble kept
+      // the main file's first #includes from them.
+      if (Parent.PreambleSize)
+        replayPreambleIncludes(Compiler.getPreprocessor(), Parent.PreambleSize);
       return std::make_unique<MultiplexConsumer>(std::move(Consumers));
     }
 
@@ -201,13 +454,18 @@ private:
 
   ClangTidyASTConsumerFactory ConsumerFactory;
   std::vector<std::pair<const SourceManager *, SourceLocation>> &Pending;
-  std::map<std::pair<std::string, unsigned>, std::string> &Functions;
+  TUResult &Out;
+  const TUPlan &Plan;
+  ScanShared &Shared;
+  TULog &Log;
+  unsigned PreambleSize = 0;
 };
 
-TUResult scanOne(const CompilationDatabase &DB, const std::string &File,
-                 const ScanOptions &Options) {
+TUResult scanOne(const std::string &File, const TUPlan &Plan,
+                 ScanShared &Shared, TULog &Log) {
   TUResult Out;
   Out.File = File;
+  const ScanOptions &Options = Shared.Options;
 
   // A physical file system whose working directory is its own: the shared
   // real file system follows the process's directory, and ClangTool changes
@@ -217,35 +475,16 @@ TUResult scanOne(const CompilationDatabase &DB, const std::string &File,
   auto BaseFS =
       llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(Physical);
 
-  std::unique_ptr<ClangTidyOptionsProvider> Provider;
-  if (Options.Config)
-    Provider = std::make_unique<ConfigOptionsProvider>(
-        Options.Global, Options.Defaults, *Options.Config, Options.Overrides,
-        Physical);
-  else
-    Provider = std::make_unique<FileOptionsProvider>(
-        Options.Global, Options.Defaults, Options.Overrides, Physical);
+  std::unique_ptr<HeaderDefaultProvider> Provider =
+      makeProvider(Options, Physical);
+  Out.HeadersUnderSourceRoot =
+      Options.SourceRootHeaders && !Provider->configuresHeaders(File);
   ClangTidyContext Context(std::move(Provider));
 
-  ClangTool Tool(DB, {File}, std::make_shared<PCHContainerOperations>(),
+  ClangTool Tool(Shared.DB, {File}, std::make_shared<PCHContainerOperations>(),
                  BaseFS);
-  Tool.appendArgumentsAdjuster(
-      [&Context](const CommandLineArguments &Args, StringRef Filename) {
-        ClangTidyOptions Opts = Context.getOptionsForFile(Filename);
-        CommandLineArguments Adjusted = Args;
-        if (Opts.ExtraArgsBefore) {
-          auto I = Adjusted.begin();
-          if (I != Adjusted.end() && !StringRef(*I).starts_with("-"))
-            ++I; // The compiler's name.
-          Adjusted.insert(I, Opts.ExtraArgsBefore->begin(),
-                          Opts.ExtraArgsBefore->end());
-        }
-        if (Opts.ExtraArgs)
-          Adjusted.insert(Adjusted.end(), Opts.ExtraArgs->begin(),
-                          Opts.ExtraArgs->end());
-        return Adjusted;
-      });
-  Tool.appendArgumentsAdjuster(getStripPluginsAdjuster());
+  Tool.clearArgumentsAdjusters();
+  Tool.appendArgumentsAdjuster(commandAdjuster(Context));
 
   ClangTidyDiagnosticConsumer TidyConsumer(Context, nullptr,
                                            /*RemoveIncompatibleErrors=*/true,
@@ -260,7 +499,8 @@ TUResult scanOne(const CompilationDatabase &DB, const std::string &File,
   // failures in its own words, once.
   Tool.setPrintErrorMessage(false);
 
-  TidyActionFactory Factory(Context, BaseFS, Pending, Out.Functions);
+  Log.How = Plan.Whole.empty() ? "parsed whole" : "parsed whole: " + Plan.Whole;
+  TidyActionFactory Factory(Context, BaseFS, Pending, Out, Plan, Shared, Log);
   // The check hands this TU's facts and candidates over here; the TU runs
   // entirely on this thread.
   scannerEvidence() = &Out.Evidence;
@@ -268,23 +508,195 @@ TUResult scanOne(const CompilationDatabase &DB, const std::string &File,
   scannerEvidence() = nullptr;
   Out.Errors = TidyConsumer.take();
   Out.Parsed = Status == 0 && llvm::none_of(Out.Errors, isCompilerError);
+  Out.UnitsContained = Log.Scope.Contained;
+  Out.UnitsOwned = Log.Scope.Owned;
+  llvm::sort(Out.Dependencies);
+  Out.Dependencies.erase(
+      std::unique(Out.Dependencies.begin(), Out.Dependencies.end()),
+      Out.Dependencies.end());
   return Out;
+}
+
+/// The directives a TU starts with, and the keys of the TUs it parses like
+/// and of its cache entry.
+std::vector<TUPlan> planTUs(const CompilationDatabase &DB,
+                            const std::vector<std::string> &Files,
+                            const ScanOptions &Options) {
+  IntrusiveRefCntPtr<llvm::vfs::FileSystem> Physical(
+      llvm::vfs::createPhysicalFileSystem().release());
+  ClangTidyContext Context(makeProvider(Options, Physical));
+  ArgumentsAdjuster Adjust = commandAdjuster(Context);
+
+  std::vector<TUPlan> Plans(Files.size());
+  for (size_t I = 0; I < Files.size(); ++I) {
+    TUPlan &P = Plans[I];
+    std::vector<CompileCommand> Commands = DB.getCompileCommands(Files[I]);
+    if (Commands.size() != 1) {
+      P.Whole = "it has several compile commands";
+      continue;
+    }
+    const CompileCommand &Cmd = Commands.front();
+    llvm::MD5 Hash;
+    Hash.update(Cmd.Directory);
+    for (const std::string &Arg : Adjust(Cmd.CommandLine, Cmd.Filename)) {
+      bool IsFile =
+          Arg == Cmd.Filename || absolutePath(Arg, Cmd.Directory) == Files[I];
+      Hash.update(llvm::ArrayRef<uint8_t>{0});
+      Hash.update(IsFile ? StringRef("<main file>") : StringRef(Arg));
+    }
+    llvm::MD5::MD5Result Digest;
+    Hash.final(Digest);
+    P.FlagsKey = Digest.digest().str().str();
+    ClangTidyOptions Opts = Context.getOptionsForFile(Files[I]);
+    // Everything that decides what the TU's result holds: its command, its
+    // configuration as clang-tidy writes it, and the header default.
+    P.CacheKey = P.FlagsKey + " " +
+                 llvm::toHex(llvm::MD5::hash(llvm::arrayRefFromStringRef(
+                                 configurationAsText(Opts))),
+                             /*LowerCase=*/true) +
+                 (Options.SourceRootHeaders ? " source-root-headers" : "");
+    if (!Options.Preambles) {
+      P.Whole = "--no-preamble";
+      continue;
+    }
+    // The shim's fix-its add an #include to the file of the call, placed
+    // after the includes the check saw there; a header's were parsed into
+    // the preamble, out of the check's sight.
+    auto FixMode =
+        Opts.CheckOptions.find("wrapguard-unchecked-policy-call.FixMode");
+    if (FixMode != Opts.CheckOptions.end() &&
+        StringRef(FixMode->getValue().Value).trim() == "shim") {
+      P.Whole = "FixMode shim places #includes by what a preamble hides";
+      continue;
+    }
+    auto Text = llvm::MemoryBuffer::getFile(Files[I]);
+    if (!Text)
+      continue;
+    P.Region = inspectPreamble((*Text)->getBuffer());
+    if (!P.Region.Unshareable.empty()) {
+      P.Whole = P.Region.Unshareable;
+      continue;
+    }
+    // Quoted includes are looked up next to the file first.
+    P.StartKey = P.FlagsKey + '\0' +
+                 llvm::sys::path::parent_path(Files[I]).str() + '\0' +
+                 P.Region.Directives;
+  }
+  return Plans;
+}
+
+/// Groups the TUs of \p Which (those to parse) that start alike; returns
+/// the number of TUs of each group.
+std::vector<unsigned> groupTUs(std::vector<TUPlan> &Plans,
+                               llvm::ArrayRef<size_t> Which) {
+  std::map<std::string, std::vector<size_t>> ByStart;
+  for (size_t I : Which)
+    if (!Plans[I].StartKey.empty())
+      ByStart[Plans[I].StartKey].push_back(I);
+  std::vector<unsigned> Members;
+  for (auto &[Start, TUs] : ByStart) {
+    if (TUs.size() < 2) {
+      Plans[TUs.front()].Whole =
+          "no other TU starts with the same directives and flags";
+      continue;
+    }
+    for (size_t I : TUs)
+      Plans[I].Group = Members.size();
+    Members.push_back(TUs.size());
+  }
+  return Members;
+}
+
+/// The order the TUs of \p Which start in: each group's TUs one after the
+/// other, where its first TU is in file order, so few preambles are alive
+/// at once.
+std::vector<size_t> scheduleTUs(const std::vector<TUPlan> &Plans,
+                                llvm::ArrayRef<size_t> Which) {
+  std::vector<size_t> Order;
+  std::set<unsigned> Queued;
+  for (size_t I : Which) {
+    const std::optional<unsigned> &G = Plans[I].Group;
+    if (!G) {
+      Order.push_back(I);
+      continue;
+    }
+    if (!Queued.insert(*G).second)
+      continue;
+    for (size_t J : Which)
+      if (Plans[J].Group == G)
+        Order.push_back(J);
+  }
+  return Order;
+}
+
+/// A TU run on a guarded thread: a crash in it becomes a crashed result.
+TUResult scanGuarded(const std::string &File, const TUPlan &Plan,
+                     ScanShared &Shared, TULog &Log) {
+  ScannerHooks Hooks;
+  Hooks.CrashIn = Shared.Options.CrashIn;
+  TUResult Attempt;
+  int Signal = runGuarded([&] {
+    scannerHooks() = &Hooks;
+    Attempt = scanOne(File, Plan, Shared, Log);
+    scannerHooks() = nullptr;
+  });
+  if (!Signal)
+    return Attempt;
+  TUResult Crashed;
+  Crashed.File = File;
+  Crashed.Parsed = false;
+  Crashed.CrashSignal = Signal;
+  Crashed.CrashAfterParse = Log.Parsed;
+  // What it claimed is analysed by no one now; a TU that starts later can
+  // take it (those done already cannot).
+  Shared.Claims.release(Log.Scope.Owned);
+  // The AST the check was in is leaked, not freed: its name can be read,
+  // unless the crash broke it too.
+  if (const FunctionDecl *FD = Hooks.Analysing) {
+    llvm::CrashRecoveryContext CRC;
+    std::string Name;
+    if (CRC.RunSafely([&] { Name = FD->getQualifiedNameAsString(); }))
+      Crashed.CrashFunction = Name;
+  }
+  Log.How = "crashed (" + signalName(Signal) + ")";
+  return Crashed;
 }
 
 } // namespace
 
-std::vector<TUResult> scanFiles(const CompilationDatabase &DB,
-                                const std::vector<std::string> &Files,
-                                const ScanOptions &Options,
-                                const ProgressFn &Progress) {
-  std::vector<TUResult> Results(Files.size());
-  std::mutex ProgressMutex;
-  unsigned Done = 0, Findings = 0;
+namespace {
 
+/// Parses and checks the TUs of \p Which, into their slots of \p Results.
+void scanSome(const CompilationDatabase &DB,
+              const std::vector<std::string> &Files, std::vector<TUPlan> &Plans,
+              llvm::ArrayRef<size_t> Which, const ScanOptions &Options,
+              ClaimSet &Claims, std::vector<std::string> &CacheLog,
+              std::vector<TUResult> &Results, const ProgressFn &Progress,
+              unsigned &Done, unsigned Total) {
+  for (size_t I : Which)
+    Plans[I].Group.reset();
+  std::vector<unsigned> Members = groupTUs(Plans, Which);
+  // The preambles' files live in a folder of this scan's own.
+  SmallString<128> PreambleDir;
+  if (!Members.empty() &&
+      llvm::sys::fs::createUniqueDirectory("wrapguard-preambles", PreambleDir))
+    PreambleDir.clear();
+  PreambleStore Store(std::move(Members), std::string(PreambleDir));
+  ScanShared Shared{DB, Options, Claims, Store};
+
+  std::mutex ProgressMutex;
+  unsigned Findings = 0;
   // Each TU writes only its own slot, so the results come back in the order
   // of Files whatever the scheduling.
   auto ScanTU = [&](size_t I) {
-    Results[I] = scanOne(DB, Files[I], Options);
+    TULog Log;
+    std::string Note = std::move(Results[I].CacheNote);
+    Results[I] = scanGuarded(Files[I], Plans[I], Shared, Log);
+    Results[I].CacheNote = std::move(Note);
+    if (Plans[I].Group)
+      Store.done(*Plans[I].Group);
+    if (Options.Cache && !Plans[I].CacheKey.empty())
+      Options.Cache->store(Files[I], Plans[I].CacheKey, Results[I]);
 #if defined(__GLIBC__)
     // A TU's AST is freed here, but glibc keeps the pages of its
     // per-thread arenas; without this the process holds on to its peak
@@ -296,23 +708,139 @@ std::vector<TUResult> scanFiles(const CompilationDatabase &DB,
     for (const ClangTidyError &E : Results[I].Errors)
       if (!isCompilerError(E))
         ++Findings;
+    if (Options.Verbose)
+      llvm::errs() << "wrapguard: " << Files[I] << ": " << CacheLog[I]
+                   << Log.How << "; claimed " << Results[I].UnitsOwned.size()
+                   << " of " << Results[I].UnitsContained.size()
+                   << " header units\n";
     if (Progress)
-      Progress(Done, Files.size(), Findings);
+      Progress(Done, Total, Findings);
   };
 
-  unsigned Jobs = std::max(1u, std::min<unsigned>(Options.Jobs, Files.size()));
+  std::vector<size_t> Order = scheduleTUs(Plans, Which);
+  unsigned Jobs = std::max(1u, std::min<unsigned>(Options.Jobs, Which.size()));
   if (Jobs == 1) {
-    for (size_t I = 0; I < Files.size(); ++I)
+    for (size_t I : Order)
       ScanTU(I);
-    return Results;
+  } else {
+    // Each TU runs on a thread of its own with clang's front-end stack
+    // (runGuarded); the pool only bounds how many run at once.
+    llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Jobs));
+    for (size_t I : Order)
+      Pool.async(ScanTU, I);
+    Pool.wait();
   }
-  // Deeply nested code recurses deeply in the parser; the pool's threads
-  // get the platform's default stack, the main thread's 8 MiB here
-  // (test/scanner/deep-nesting.test keeps that honest).
-  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Jobs));
-  for (size_t I = 0; I < Files.size(); ++I)
-    Pool.async(ScanTU, I);
-  Pool.wait();
+  if (Options.Verbose && Store.buildSeconds() > 0)
+    llvm::errs() << llvm::formatv(
+        "wrapguard: preambles built in {0:f2} s of CPU\n",
+        Store.buildSeconds());
+  if (!PreambleDir.empty())
+    llvm::sys::fs::remove_directories(PreambleDir);
+}
+
+/// The TUs whose results the cache holds, in file order; their header units
+/// are claimed for them. One whose claims another cached TU already holds
+/// (two scans of different files wrote them) is rescanned.
+std::vector<size_t> reuseCached(const std::vector<std::string> &Files,
+                                const std::vector<TUPlan> &Plans,
+                                const ScanOptions &Options, ClaimSet &Claims,
+                                std::vector<std::string> &CacheLog,
+                                std::vector<TUResult> &Results) {
+  std::vector<size_t> Cached;
+  for (size_t I = 0; I < Files.size(); ++I) {
+    if (Plans[I].CacheKey.empty())
+      continue;
+    std::string Why;
+    bool Corrupt = false;
+    std::optional<TUResult> R =
+        Options.Cache->lookup(Files[I], Plans[I].CacheKey, Why, Corrupt);
+    if (!R) {
+      CacheLog[I] = "cache: " + Why + "; ";
+      if (Corrupt)
+        Results[I].CacheNote = "the cache entry of '" + Files[I] +
+                               "' was ignored: " + Why + "; scanned again";
+      continue;
+    }
+    std::vector<std::string> Taken;
+    for (const std::string &Key : R->UnitsOwned) {
+      if (!Claims.claim(Key))
+        break;
+      Taken.push_back(Key);
+    }
+    if (Taken.size() != R->UnitsOwned.size()) {
+      Claims.release(Taken);
+      CacheLog[I] = "cache: another cached TU claims its header code; ";
+      continue;
+    }
+    Results[I] = std::move(*R);
+    Results[I].File = Files[I];
+    Cached.push_back(I);
+  }
+  return Cached;
+}
+
+} // namespace
+
+std::vector<TUResult> scanFiles(const CompilationDatabase &DB,
+                                const std::vector<std::string> &Files,
+                                const ScanOptions &Options, ClaimSet &Claims,
+                                const ProgressFn &Progress) {
+  std::vector<TUResult> Results(Files.size());
+  std::vector<TUPlan> Plans = planTUs(DB, Files, Options);
+  std::vector<std::string> CacheLog(Files.size());
+  enableCrashRecovery();
+
+  std::vector<size_t> Cached;
+  if (Options.Cache)
+    Cached = reuseCached(Files, Plans, Options, Claims, CacheLog, Results);
+  if (Options.Verbose)
+    for (size_t I : Cached)
+      llvm::errs() << "wrapguard: " << Files[I] << ": reused from the cache\n";
+  std::vector<size_t> Fresh;
+  for (size_t I = 0, C = 0; I < Files.size(); ++I) {
+    if (C < Cached.size() && Cached[C] == I)
+      ++C;
+    else
+      Fresh.push_back(I);
+  }
+  unsigned Done = 0;
+  scanSome(DB, Files, Plans, Fresh, Options, Claims, CacheLog, Results,
+           Progress, Done, Fresh.size());
+
+  // Header code a cached TU met, that the TU which claimed it last time no
+  // longer has (it changed), is analysed by no one: rescan a cached TU that
+  // has it, first in file order. Each round claims what it finds.
+  for (unsigned Round = 0; Round < 3 && !Cached.empty(); ++Round) {
+    llvm::StringSet<> Owned;
+    for (const TUResult &R : Results)
+      for (const std::string &Key : R.UnitsOwned)
+        Owned.insert(Key);
+    std::vector<size_t> Rescan;
+    std::vector<size_t> StillCached;
+    for (size_t I : Cached) {
+      bool Orphans =
+          llvm::any_of(Results[I].UnitsContained, [&](const std::string &Key) {
+            return !Owned.contains(Key);
+          });
+      if (Orphans) {
+        Rescan.push_back(I);
+        // Claimed by this rescan first, so the others leave them to it.
+        for (const std::string &Key : Results[I].UnitsContained)
+          Owned.insert(Key);
+        CacheLog[I] = "cache: header code it had left to another TU is now "
+                      "its to analyse; ";
+      } else {
+        StillCached.push_back(I);
+      }
+    }
+    if (Rescan.empty())
+      break;
+    Cached = std::move(StillCached);
+    for (size_t I : Rescan)
+      Claims.release(Results[I].UnitsOwned);
+    scanSome(DB, Files, Plans, Rescan, Options, Claims, CacheLog, Results,
+             Progress, Done, Fresh.size() + Rescan.size());
+  }
   return Results;
 }
 

@@ -2,10 +2,17 @@
 //
 // Each translation unit gets its own ClangTidyContext, ClangTool and
 // diagnostic consumer, so TUs run on worker threads without sharing mutable
-// state. The per-TU code mirrors clang::tidy::runClangTidy, with two
-// additions: the working directory is kept per TU instead of per process,
-// and the enclosing function of every diagnostic is looked up while the AST
-// is still alive.
+// state. The per-TU code mirrors clang::tidy::runClangTidy, with these
+// additions:
+//
+//  - the working directory is kept per TU instead of per process;
+//  - TUs that start alike share one parse of their headers, a precompiled
+//    preamble (Preambles.h);
+//  - the checks walk the main file and the header code this TU claimed, not
+//    the whole AST (TraversalScope.h);
+//  - a crash loses that TU only (CrashGuard.h);
+//  - the enclosing function of every diagnostic is looked up while the AST
+//    is still alive.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,35 +31,73 @@
 
 namespace wrapguard {
 
+class ClaimSet;
+class ResultCache;
+
 struct ScanOptions {
   clang::tidy::ClangTidyGlobalOptions Global;
   clang::tidy::ClangTidyOptions Defaults;
   clang::tidy::ClangTidyOptions Overrides;
   /// From --config / --config-file: replaces .clang-tidy discovery.
   std::optional<clang::tidy::ClangTidyOptions> Config;
+  /// --source-root without a header filter: a TU whose configuration sets
+  /// no HeaderFilterRegex reports findings from every header (".*"), which
+  /// the driver then narrows to those under the source root
+  /// (TUResult::HeadersUnderSourceRoot). Otherwise such a TU reports none.
+  bool SourceRootHeaders = false;
   unsigned Jobs = 1;
+  /// Share a preamble between TUs that start alike (--no-preamble: no).
+  bool Preambles = true;
+  /// Walk only the main file and claimed header code (hidden
+  /// --no-traversal-scope, for tests: the whole TU, claims still apply).
+  bool TraversalScope = true;
+  /// One line per TU on stderr: how it was parsed, what it claimed.
+  bool Verbose = false;
+  /// --cache-dir: results of unchanged TUs are reused, fresh ones stored.
+  ResultCache *Cache = nullptr;
+  /// Hidden --debug-crash-in: the check crashes when it is about to analyse
+  /// the function of this qualified name (tests of crash isolation).
+  std::string CrashIn;
 };
 
 struct TUResult {
   std::string File;
   /// False when the TU did not parse (compiler errors or a driver failure).
   bool Parsed = true;
+  /// Non-zero when the TU crashed: the signal. Its results are lost.
+  int CrashSignal = 0;
+  /// Where it crashed: the qualified name of the function the check was
+  /// analysing, or empty when it crashed elsewhere: in the front end, or
+  /// after it when CrashAfterParse.
+  std::string CrashFunction;
+  bool CrashAfterParse = false;
+  /// Header findings are limited to the source root (see
+  /// ScanOptions::SourceRootHeaders) rather than by a configured filter.
+  bool HeadersUnderSourceRoot = false;
   std::vector<clang::tidy::ClangTidyError> Errors;
   /// (file as in the diagnostic, file offset) -> enclosing function.
   std::map<std::pair<std::string, unsigned>, std::string> Functions;
   /// What the check left for the project-wide decision: the TU's facts and
   /// its candidates (see checker/ProjectFacts.h).
   TUEvidence Evidence;
+  /// Claim keys of the project-header units the TU met, and of those it
+  /// claimed (TraversalScope.h).
+  std::vector<std::string> UnitsContained, UnitsOwned;
+  /// Every file the TU read (the main file, headers, those of its preamble).
+  std::vector<std::string> Dependencies;
+  /// A note to report: its cache entry could not be trusted.
+  std::string CacheNote;
 };
 
 /// Called after each TU, serialized: (TUs done, total, findings so far).
 using ProgressFn = std::function<void(unsigned, unsigned, unsigned)>;
 
 /// Runs the configured checks on \p Files; results come back in the order
-/// of \p Files whatever the scheduling.
+/// of \p Files whatever the scheduling. Header units already claimed in
+/// \p Claims (by TUs whose results the cache holds) are left to them.
 std::vector<TUResult> scanFiles(const clang::tooling::CompilationDatabase &DB,
                                 const std::vector<std::string> &Files,
-                                const ScanOptions &Options,
+                                const ScanOptions &Options, ClaimSet &Claims,
                                 const ProgressFn &Progress);
 
 /// True for the diagnostics clang-tidy makes of compiler errors.

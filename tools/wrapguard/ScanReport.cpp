@@ -1,0 +1,239 @@
+//===- ScanReport.cpp - A scan's TUs made into one report -----------------===//
+
+#include "ScanReport.h"
+#include "CrashGuard.h"
+#include "Wording.h"
+#include "clang/Tooling/Core/Replacement.h"
+
+using namespace clang;
+using namespace clang::tidy;
+using namespace clang::tooling;
+using namespace llvm;
+
+namespace wrapguard {
+
+/// A TU that crashed, as one notification: which TU, where, and that its
+/// findings and facts are missing.
+static void reportCrash(const TUResult &TU, Report &R) {
+  std::string Where = !TU.CrashFunction.empty()
+                          ? " in the analysis of '" + TU.CrashFunction + "'"
+                      : TU.CrashAfterParse
+                          ? std::string(" after parsing")
+                          : std::string(" in clang's front end");
+  ReportNotification N = notification(
+      "crash", "error",
+      "the scan of '" + TU.File + "' crashed (" + signalName(TU.CrashSignal) +
+          ")" + Where + "; its findings and facts are missing",
+      reportPath(TU.File));
+  N.Function = TU.CrashFunction;
+  R.Notifications.push_back(std::move(N));
+}
+
+/// What went wrong with one TU, as notifications: a cache entry it could
+/// not trust (a note), a crash, or at most 20 of its compiler errors.
+void reportTUProblems(const TUResult &TU, SourceText &Cache, Report &R) {
+  if (!TU.CacheNote.empty())
+    R.Notifications.push_back(notification("cache-entry-ignored", "note",
+                                           TU.CacheNote, reportPath(TU.File)));
+  if (TU.Parsed)
+    return;
+  if (TU.CrashSignal)
+    return reportCrash(TU, R);
+  unsigned Reported = 0;
+  for (const ClangTidyError &E : TU.Errors) {
+    if (!isCompilerError(E) || Reported++ == 20)
+      continue;
+    ReportNotification N =
+        notification("parse-error", "error",
+                     "cannot parse '" + TU.File + "': " + E.Message.Message);
+    if (!E.Message.FilePath.empty()) {
+      N.Path = reportPath(E.Message.FilePath, E.BuildDirectory);
+      N.Pos = Cache.position(N.Path, E.Message.FileOffset);
+    }
+    R.Notifications.push_back(std::move(N));
+  }
+  if (!Reported)
+    R.Notifications.push_back(notification(
+        "parse-error", "error",
+        "the compiler could not process '" + TU.File + "'", TU.File));
+}
+
+/// One of clang-tidy's errors as the writers see it.
+static ReportFinding toFinding(const ClangTidyError &E, const TUResult &TU,
+                               SourceText &Cache) {
+  ReportFinding F;
+  F.Check = E.DiagnosticName;
+  F.Message = E.Message.Message;
+  F.IsError = E.DiagLevel == ClangTidyError::Error || E.IsWarningAsError;
+  F.AlwaysEmpty = isAlwaysEmptyMessage(F.Message);
+  F.Loc.Path = reportPath(E.Message.FilePath, E.BuildDirectory);
+  F.Loc.Offset = E.Message.FileOffset;
+  F.Loc.Pos = Cache.position(F.Loc.Path, F.Loc.Offset);
+  F.LineText = Cache.lineText(F.Loc.Path, F.Loc.Offset);
+  auto Fn = TU.Functions.find({E.Message.FilePath, E.Message.FileOffset});
+  if (Fn != TU.Functions.end())
+    F.Function = Fn->second;
+  for (const DiagnosticMessage &Note : E.Notes) {
+    ReportNote N;
+    N.Message = Note.Message;
+    if (Note.FilePath.empty())
+      continue;
+    N.Loc.Path = reportPath(Note.FilePath, E.BuildDirectory);
+    N.Loc.Offset = Note.FileOffset;
+    N.Loc.Pos = Cache.position(N.Loc.Path, N.Loc.Offset);
+    F.Notes.push_back(std::move(N));
+  }
+  for (const auto &FileFix : E.Message.Fix)
+    for (const Replacement &Rep : FileFix.second) {
+      ReportEdit Edit;
+      Edit.Path = reportPath(Rep.getFilePath(), E.BuildDirectory);
+      Edit.Offset = Rep.getOffset();
+      Edit.Length = Rep.getLength();
+      Edit.Text = Rep.getReplacementText().str();
+      Edit.Begin = Cache.position(Edit.Path, Edit.Offset);
+      Edit.End = Cache.position(Edit.Path, Edit.Offset + Edit.Length);
+      F.Edits.push_back(std::move(Edit));
+    }
+  return F;
+}
+
+/// Adds a decided candidate's evidence note to both of its forms: the
+/// finding the writers use and the error clang-tidy's text reporter prints.
+static void addEvidence(ClangTidyError &E, ReportFinding &F,
+                        const ReportNote &N) {
+  F.Notes.push_back(N);
+  DiagnosticMessage Note;
+  Note.Message = N.Message;
+  Note.FilePath = N.Loc.Path;
+  Note.FileOffset = N.Loc.Offset;
+  E.Notes.push_back(std::move(Note));
+}
+
+void FindingCollector::addTU(const TUResult &TU) {
+  reportTUProblems(TU, Cache, R);
+  for (const ClangTidyError &E : TU.Errors)
+    if (!isCompilerError(E) && !E.Message.FilePath.empty())
+      addError(TU, E);
+}
+
+/// Under the header default of --source-root: the TU's main file, or a
+/// header under the source root and outside the build folder. clang-tidy
+/// reported it under the filter ".*", which cannot say this: it matches
+/// paths as spelled, `..` and all.
+bool FindingCollector::isProjectFile(const TUResult &TU,
+                                     const ClangTidyError &E) {
+  std::string Path = reportPath(E.Message.FilePath, E.BuildDirectory);
+  if (Path == reportPath(TU.File))
+    return true;
+  return isUnderSourceRoot(Path, Paths) && !isUnder(Path, BuildDir);
+}
+
+void FindingCollector::addError(const TUResult &TU, const ClangTidyError &E) {
+  if (TU.HeadersUnderSourceRoot && !isProjectFile(TU, E))
+    return;
+  const ClangTidyError *Err = &E;
+  size_t Index = 0;
+  std::string Message = E.Message.Message;
+  bool IsCandidate = consumeCandidateMarker(Message, Index) &&
+                     Index < TU.Evidence.Candidates.size();
+  DeferredFinding D;
+  if (IsCandidate) {
+    Decided.push_back(E);
+    Decided.back().Message.Message = Message;
+    Err = &Decided.back();
+    D.Cand = TU.Evidence.Candidates[Index];
+    D.Origin = TU.Evidence.Origins[Index];
+  }
+  ReportFinding F = toFinding(*Err, TU, Cache);
+  auto Key = std::make_tuple(F.Loc.Path, F.Loc.Offset, F.Check, F.Message);
+  auto Same = Unique.find(Key);
+  // A finding in a header that one TU decided on its own and another left
+  // as a candidate is kept as decided, whatever the TUs' order (a merge of
+  // shards keeps the same one).
+  bool Drop =
+      Same != Unique.end() && (IsCandidate || !Same->second.Finding.Deferred);
+  if (!Drop && IsCandidate)
+    Drop = !decide(F, D);
+  if (Drop) {
+    if (IsCandidate)
+      Decided.pop_back();
+    return;
+  }
+  if (Same != Unique.end())
+    Unique.erase(Same);
+  Unique.emplace(std::move(Key), Kept{std::move(F), Err});
+}
+
+/// Decides a candidate against the project's facts; true when it is
+/// reported, with its evidence added to \p F and to its error.
+bool FindingCollector::decide(ReportFinding &F, DeferredFinding &D) {
+  // Marked for `wrapguard merge`, which decides a shard's candidates again;
+  // only a shard's results are provisional.
+  F.Deferred = true;
+  D.Finding = F;
+  if (Sharded)
+    R.ShardCandidates.push_back(D);
+  Resolution Res = resolve(Facts, D.Cand);
+  if (!Res.Report)
+    return false;
+  for (const Evidence &Ev : Res.Notes)
+    addEvidence(Decided.back(), F, evidenceNote(Ev, D.Origin, Cache));
+  return true;
+}
+
+/// A shard's candidates carry the fingerprint the finding has (or would
+/// have) in a full scan, which is what merge deduplicates and baselines by.
+void fingerprintCandidates(std::vector<DeferredFinding> &Candidates,
+                           const std::vector<ReportFinding> &Findings,
+                           const PathOptions &Paths) {
+  for (DeferredFinding &D : Candidates) {
+    auto Same = llvm::find_if(Findings, [&](const ReportFinding &F) {
+      return F.Loc.Path == D.Finding.Loc.Path &&
+             F.Loc.Offset == D.Finding.Loc.Offset &&
+             F.Message == D.Finding.Message;
+    });
+    if (Same != Findings.end()) {
+      D.Finding.Fingerprint = Same->Fingerprint;
+      continue;
+    }
+    std::vector<ReportFinding> One{D.Finding};
+    assignFingerprints(One, Paths);
+    D.Finding.Fingerprint = One.front().Fingerprint;
+  }
+}
+
+/// Sums the check's function counts over the TUs, and reports each function
+/// it skipped because a budget ran out once, however many TUs saw it (a
+/// header's), in place order.
+void reportBudgetSkips(const std::vector<TUResult> &TUs, SourceText &Cache,
+                       Report &R) {
+  using Skip = TUEvidence::Skip;
+  std::map<std::tuple<std::string, unsigned, std::string>, const Skip *> Skips;
+  for (const TUResult &TU : TUs) {
+    R.FunctionsAnalysed += TU.Evidence.Analysed;
+    for (const Skip &S : TU.Evidence.Skipped)
+      Skips.try_emplace(
+          {S.Where.valid() ? reportPath(S.Where.File) : std::string(),
+           S.Where.Offset, S.Where.Function},
+          &S);
+  }
+  for (const auto &[Key, S] : Skips) {
+    const FactLoc &L = S->Where;
+    ReportNotification N;
+    N.Id = S->Reason.isBudget() ? BudgetNotificationId
+                                : UnsupportedNotificationId;
+    N.Level = "note";
+    N.Message = skippedMessage(L.Function, S->Reason);
+    N.Function = L.Function;
+    N.Path = L.File;
+    if (L.valid()) {
+      N.Path = reportPath(L.File);
+      // Columns in characters when the file is there to count them.
+      N.Pos = Cache.position(N.Path, L.Offset, L.Line, L.Column);
+    }
+    R.Notifications.push_back(std::move(N));
+  }
+  R.FunctionsSkipped = Skips.size();
+}
+
+} // namespace wrapguard
