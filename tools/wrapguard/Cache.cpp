@@ -191,10 +191,10 @@ json::Value toJSON(const TUResult &R, Writer &W) {
                                          : json::Value(nullptr)}});
   json::Array Skipped;
   for (const TUEvidence::Skip &S : Ev.Skipped)
-    Skipped.push_back(json::Object{
-        {"where", factLocToJSON(S.Where)},
-        {"kind", S.Reason.isBudget() ? "budget" : "construct"},
-        {"what", W.str(S.Reason.What)}});
+    Skipped.push_back(
+        json::Object{{"where", factLocToJSON(S.Where)},
+                     {"kind", S.Reason.isBudget() ? "budget" : "construct"},
+                     {"what", W.str(S.Reason.What)}});
   return json::Object{{"file", W.str(R.File)},
                       {"parsed", R.Parsed},
                       {"headersUnderSourceRoot", R.HeadersUnderSourceRoot},

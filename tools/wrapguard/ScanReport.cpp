@@ -220,8 +220,8 @@ void reportBudgetSkips(const std::vector<TUResult> &TUs, SourceText &Cache,
   for (const auto &[Key, S] : Skips) {
     const FactLoc &L = S->Where;
     ReportNotification N;
-    N.Id = S->Reason.isBudget() ? BudgetNotificationId
-                                : UnsupportedNotificationId;
+    N.Id =
+        S->Reason.isBudget() ? BudgetNotificationId : UnsupportedNotificationId;
     N.Level = "note";
     N.Message = skippedMessage(L.Function, S->Reason);
     N.Function = L.Function;
