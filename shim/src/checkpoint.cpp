@@ -69,16 +69,6 @@ struct AutocastState {
   }
 };
 
-std::set<c10::DeviceIndex> cuda_devices_of(const std::vector<Tensor> &a,
-                                           const std::vector<Tensor> &b) {
-  std::set<c10::DeviceIndex> out;
-  for (const auto *list : {&a, &b})
-    for (const Tensor &t : *list)
-      if (t.defined() && t.is_cuda())
-        out.insert(t.get_device());
-  return out;
-}
-
 // Everything the backward needs besides the saved inputs. Held by the autograd
 // node through a capsule in saved_data, so it dies with the graph.
 struct RecomputeState : torch::CustomClassHolder {
@@ -115,7 +105,7 @@ struct CheckpointFunction : torch::autograd::Function<CheckpointFunction> {
     // them after the backward (and keeps it for another with retain_graph).
     std::vector<Tensor> saved = inputs;
     if (state->preserve_rng) {
-      state->cuda_devices = cuda_devices_of(inputs, state->params);
+      state->cuda_devices = detail::cuda_devices_of(inputs, state->params);
       for (Tensor &t : detail::RngState::capture(state->cuda_devices).tensors())
         saved.push_back(std::move(t));
     }
@@ -379,6 +369,16 @@ void note_wrapped_at_current_site(const torch::nn::Module &module) {
   for (const Tensor &p : module.parameters())
     params += p.numel();
   site->add_note({{"type", short_type_name(module)}, {"num_params", params}});
+}
+
+std::set<c10::DeviceIndex> cuda_devices_of(const std::vector<Tensor> &a,
+                                           const std::vector<Tensor> &b) {
+  std::set<c10::DeviceIndex> out;
+  for (const auto *list : {&a, &b})
+    for (const Tensor &t : *list)
+      if (t.defined() && t.is_cuda())
+        out.insert(t.get_device());
+  return out;
 }
 
 RngState RngState::capture(const std::set<c10::DeviceIndex> &cuda_devices) {

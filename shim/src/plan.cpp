@@ -162,16 +162,6 @@ private:
   std::vector<std::pair<Tensor, Tensor>> saved_;
 };
 
-std::set<c10::DeviceIndex> cuda_devices(const std::vector<Tensor> &a,
-                                        const std::vector<Tensor> &b) {
-  std::set<c10::DeviceIndex> out;
-  for (const auto *list : {&a, &b})
-    for (const Tensor &t : *list)
-      if (t.defined() && t.is_cuda())
-        out.insert(t.get_device());
-  return out;
-}
-
 // Indices of one unit's five events in a step, or why it has no such set.
 struct UnitEvents {
   std::size_t at[5] = {0, 0, 0, 0, 0};
@@ -406,7 +396,7 @@ CheckpointProfile profile_impl(const std::shared_ptr<torch::nn::Module> &root,
   }
 
   const std::vector<Tensor> params = root->parameters();
-  detail::ForkRng fork(cuda_devices(inputs, params));
+  detail::ForkRng fork(detail::cuda_devices_of(inputs, params));
   GradStash grads(params);
   MemoryMeter meter(device);
   Timeline timeline(meter, device);
@@ -468,7 +458,8 @@ CheckpointProfile profile_impl(const std::shared_ptr<torch::nn::Module> &root,
   std::int64_t rng_bytes = 0;
   if (full_options.preserve_rng_state()) {
     const std::int64_t before = meter.current();
-    const auto copy = detail::RngState::capture(cuda_devices(inputs, params));
+    const auto copy =
+        detail::RngState::capture(detail::cuda_devices_of(inputs, params));
     rng_bytes = meter.current() - before;
   }
   CheckpointProfile profile =

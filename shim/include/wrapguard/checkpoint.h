@@ -110,6 +110,11 @@ TensorFn any_module_forward(torch::nn::AnyModule module);
 /// wrapped `module`.
 void note_wrapped_at_current_site(const torch::nn::Module &module);
 
+/// The CUDA devices that the defined tensors of `a` and `b` live on: those
+/// whose RNG state a recompute of the code that uses them must replay.
+std::set<c10::DeviceIndex> cuda_devices_of(const std::vector<torch::Tensor> &a,
+                                           const std::vector<torch::Tensor> &b);
+
 /// The states of the CPU generator and of the default generators of some
 /// CUDA devices; `restore()` puts them back.
 class RngState {
