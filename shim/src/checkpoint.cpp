@@ -81,8 +81,10 @@ struct RecomputeState : torch::CustomClassHolder {
   bool preserve_rng = true;
   std::set<c10::DeviceIndex> cuda_devices; // whose RNG state is replayed
   AutocastState autocast;
-  // Selective recompute (kept.ops set): what the forward kept.
+  // Selective recompute (kept.ops set): what the forward kept, and which
+  // parameters required grad then (the backward must read what it read).
   detail::SelectiveRecord kept;
+  std::vector<bool> params_requiring_grad;
   detail::CheckpointObserver observer;
 
   void notify(CheckpointPhase phase) const {
@@ -112,8 +114,21 @@ struct CheckpointFunction : torch::autograd::Function<CheckpointFunction> {
     ctx->save_for_backward(saved);
     std::vector<Tensor> outputs;
     if (state->kept.ops) {
-      detail::SelectiveMode mode(&state->kept, detail::SelectivePhase::record);
-      outputs = state->fn(inputs);
+      // Selective: run as the recompute will, with grad on and from detached
+      // inputs, so the graph shows which kept outputs the backward reads; the
+      // others are dropped, and the graph with the outputs' history goes.
+      at::AutoGradMode grad_on(true);
+      for (const Tensor &p : state->params)
+        state->params_requiring_grad.push_back(p.requires_grad());
+      std::vector<Tensor> attached;
+      {
+        detail::SelectiveMode mode(&state->kept,
+                                   detail::SelectivePhase::record);
+        attached = state->fn(detach_inputs(inputs, *state));
+      }
+      state->kept.finish_record(attached);
+      for (const Tensor &out : attached)
+        outputs.push_back(out.defined() ? out.detach() : out);
     } else {
       detail::SelectiveMode off(nullptr, detail::SelectivePhase::record);
       outputs = state->fn(inputs);
@@ -228,12 +243,26 @@ private:
       detail::SelectiveMode off(nullptr, detail::SelectivePhase::replay);
       outputs = state.fn(inputs);
     } else {
+      if (state.kept.skips()) {
+        // The zeros handed back for skipped outputs are right only if the
+        // graph saves what the forward's did.
+        for (std::size_t i = 0; i < state.params.size(); ++i)
+          TORCH_CHECK(state.params[i].requires_grad() ==
+                          state.params_requiring_grad[i],
+                      "wrapguard: selective recompute: parameter ", i,
+                      " of the checkpointed module changed requires_grad "
+                      "between the forward and the backward; set it before "
+                      "the forward, or use full recompute");
+      }
       {
         detail::SelectiveMode mode(&state.kept, detail::SelectivePhase::replay);
         outputs = state.fn(inputs);
       }
-      state.counters->reused_outputs.fetch_add(state.kept.finish_replay(),
+      const detail::SelectiveRecord::Replayed done = state.kept.finish_replay();
+      state.counters->reused_outputs.fetch_add(done.reused,
                                                std::memory_order_relaxed);
+      state.counters->skipped_outputs.fetch_add(done.skipped,
+                                                std::memory_order_relaxed);
     }
     state.notify(CheckpointPhase::recompute_end);
     return outputs;

@@ -8,6 +8,16 @@
 // outputs instead of computing, and autograd above them records its nodes as
 // it would for a plain forward. The kernels that do run are the ones a plain
 // forward runs, so values and grads are bit-identical.
+//
+// Not every kept output is worth its memory: the backward reads some (a
+// matmul whose result GELU saves) and never others (the last Linear of a
+// block, whose result only dropout and the residual add read, and neither
+// saves it). So the forward runs with grad on, as its recompute will, while a
+// DataFlow logs which storages each operator reads, writes and makes. After
+// it, the storages that the autograd graph still holds, and everything they
+// were computed from, are what the backward reads; kept outputs outside that
+// set are dropped, and the recompute hands back zeros in their place instead
+// of computing them again.
 #ifndef WRAPGUARD_SELECTIVE_H
 #define WRAPGUARD_SELECTIVE_H
 
@@ -24,6 +34,10 @@
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+#include <ATen/core/Tensor.h>
+#include <c10/core/StorageImpl.h>
+#include <c10/util/intrusive_ptr.h>
 
 namespace wrapguard {
 namespace detail {
@@ -53,6 +67,48 @@ private:
 
 enum class SelectivePhase { record, replay };
 
+/// The data flow of one forward, at the granularity of storages (a view and
+/// its base are one value; an in-place write is a read and a write of it).
+class DataFlow {
+public:
+  /// Logs an operator that is about to run, from its arguments on `stack`.
+  void before(const c10::FunctionSchema &schema,
+              const torch::jit::Stack &stack);
+  /// Completes the operator logged last, from its returns on `stack`.
+  void after(const c10::FunctionSchema &schema, const torch::jit::Stack &stack);
+  /// How many operators were logged; the next one gets this index.
+  std::size_t size() const { return ops_.size(); }
+
+  /// For each logged operator, whether the backward can read a value it
+  /// computed: a storage it made or wrote is still held, once the forward is
+  /// over, by something other than `ours` (the graph saved it, or the module
+  /// keeps it), or feeds such a storage, or the operator is a sink (its result
+  /// leaves the tensor world, it writes state from before the forward, or its
+  /// output's shape depends on values).
+  std::vector<bool> needed(const std::vector<const at::Tensor *> &ours) const;
+
+  void clear();
+
+private:
+  struct Op {
+    std::vector<int> reads, writes, makes;
+    bool sink = false;
+    bool metadata = false; // reads its arguments' shapes, not their values
+  };
+  struct Slot {
+    // Weak, so the storage dies when its last tensor does (the test of what
+    // the graph holds), yet its address is not reused while logged.
+    c10::weak_intrusive_ptr<c10::StorageImpl> storage;
+    bool born = false; // first made by a logged operator
+  };
+  // The slot of `t`'s storage, -1 for a tensor without one.
+  int slot(const at::Tensor &t, bool made);
+
+  std::vector<Op> ops_;
+  std::vector<Slot> slots_;
+  std::unordered_map<const c10::StorageImpl *, int> ids_;
+};
+
 /// The outputs one selective forward kept, in the order its operators ran;
 /// its recompute hands them back in the same order, once.
 class SelectiveRecord {
@@ -66,25 +122,50 @@ public:
   void on_replay(const c10::OperatorHandle &op, c10::DispatchKeySet below,
                  torch::jit::Stack *stack);
 
-  /// After a recompute: checks that it reused every kept output, and drops
-  /// them (the recomputed graph holds what it needs); returns how many it
-  /// reused. A later recompute of the same forward (backward with
-  /// retain_graph) recomputes everything.
-  std::int64_t finish_replay();
+  /// After the forward, which ran with grad on: drops the kept outputs whose
+  /// values the backward cannot read, given `outputs`, the forward's results
+  /// still attached to the graph it built; returns how many it dropped.
+  std::int64_t finish_record(const std::vector<at::Tensor> &outputs);
+
+  /// What one recompute did with the kept outputs.
+  struct Replayed {
+    std::int64_t reused = 0;  // handed back instead of computing
+    std::int64_t skipped = 0; // dropped after the forward: zeros instead
+  };
+  /// After a recompute: checks that it used every kept output, and drops
+  /// them (the recomputed graph holds what it needs). A later recompute of
+  /// the same forward (backward with retain_graph) recomputes everything.
+  Replayed finish_replay();
+
+  /// Whether the recompute will hand back zeros for some outputs: then the
+  /// backward must read exactly what the forward's graph would have read.
+  bool skips() const { return skips_ > 0; }
 
 private:
   struct Entry {
     const c10::FunctionSchema *schema = nullptr;
     std::vector<c10::IValue> outputs;
     std::vector<std::int64_t> versions;
+    std::size_t op = 0; // index of the operator in flow_
+    // Dropped (the backward reads no value computed from it): the layout of
+    // each output, for the zeros the recompute hands back instead.
+    bool dropped = false;
+    struct Layout {
+      bool defined = false;
+      std::vector<std::int64_t> sizes, strides;
+      at::TensorOptions options;
+    };
+    std::vector<Layout> layouts;
   };
   void snapshot_before_write(const c10::OperatorHandle &op,
                              const torch::jit::Stack &stack);
   void snapshot_if_kept(const at::Tensor &written);
 
   std::vector<Entry> entries_;
+  DataFlow flow_;
   std::size_t next_ = 0;
-  std::int64_t reused_ = 0;
+  std::int64_t skips_ = 0;
+  Replayed counts_;
   bool replayed_ = false;
 };
 

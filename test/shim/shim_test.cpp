@@ -292,7 +292,8 @@ TEST(CheckpointWrapper, CloneIsDeep) {
 
 // ---------------------------------------------------------------------------
 // Selective recompute (issue 16): the forward keeps the outputs of matrix
-// products and convolutions, the recompute reuses them and reruns the rest.
+// products and convolutions that the backward reads, the recompute reuses
+// them, skips the other matrix products and reruns the rest.
 
 wrapguard::CheckpointOptions selective() {
   return wrapguard::CheckpointOptions().selective(true);
@@ -305,7 +306,10 @@ TEST(Selective, BlockGradsIdenticalAndDropoutReplayed) {
   CheckpointWrapper w = expect_same_as_plain(
       block, {torch::randn({3, 5, 16}, torch::requires_grad())}, 1,
       selective());
-  EXPECT_EQ(w->reused_output_count(), 2); // fc1's and fc2's mm
+  EXPECT_EQ(w->reused_output_count(), 1); // fc1's mm, which GELU saves
+  // fc2's mm: only dropout (which saves its mask) and the residual add (which
+  // saves nothing) read it, so it was dropped and the recompute skipped it.
+  EXPECT_EQ(w->skipped_output_count(), 1);
 }
 
 TEST(Selective, WithoutRngReplayDropoutDiffers) {
@@ -324,21 +328,56 @@ TEST(Selective, WithoutRngReplayDropoutDiffers) {
   EXPECT_GT(max_diff(plain->fc1->weight.grad(), copy->fc1->weight.grad()), 0.0);
 }
 
+// A layer, then GELU, which saves its input: the backward reads the layer's
+// output.
+template <typename Layer, typename Options>
+struct ThenGeluImpl : torch::nn::Cloneable<ThenGeluImpl<Layer, Options>> {
+  explicit ThenGeluImpl(Options options_) : options(std::move(options_)) {
+    reset();
+  }
+  void reset() override {
+    layer = this->register_module("layer", Layer(options));
+  }
+  Tensor forward(const Tensor &x) { return torch::gelu(layer(x)); }
+  Options options;
+  Layer layer{nullptr};
+};
+template <typename Layer, typename Options>
+struct ThenGelu : torch::nn::ModuleHolder<ThenGeluImpl<Layer, Options>> {
+  using torch::nn::ModuleHolder<ThenGeluImpl<Layer, Options>>::ModuleHolder;
+};
+
 TEST(Selective, Conv2dAndTwoDimensionalLinear) {
   torch::manual_seed(0);
   auto conv = expect_same_as_plain(
-      torch::nn::Conv2d(torch::nn::Conv2dOptions(3, 4, 3).padding(1)),
+      ThenGelu<torch::nn::Conv2d, torch::nn::Conv2dOptions>(
+          torch::nn::Conv2dOptions(3, 4, 3).padding(1)),
       {torch::randn({2, 3, 8, 8}, torch::requires_grad())}, 1, selective());
   EXPECT_EQ(conv->reused_output_count(), 1); // aten::convolution
+  EXPECT_EQ(conv->skipped_output_count(), 0);
+  auto lin = expect_same_as_plain(
+      ThenGelu<torch::nn::Linear, torch::nn::LinearOptions>(
+          torch::nn::LinearOptions(8, 8)),
+      {torch::randn({4, 8}, torch::requires_grad())}, 1, selective());
+  EXPECT_EQ(lin->reused_output_count(), 1); // aten::addmm
+  EXPECT_EQ(lin->skipped_output_count(), 0);
+}
+
+TEST(Selective, AnOutputNoBackwardReadsIsSkipped) {
+  // A Linear alone: its backward reads its input and weight, never its
+  // output, so the recompute hands back zeros for it; the grads still match.
+  torch::manual_seed(0);
   auto lin = expect_same_as_plain(
       torch::nn::Linear(8, 8), {torch::randn({4, 8}, torch::requires_grad())},
       1, selective());
-  EXPECT_EQ(lin->reused_output_count(), 1); // aten::addmm
+  EXPECT_EQ(lin->reused_output_count(), 0);
+  EXPECT_EQ(lin->skipped_output_count(), 1);
 }
 
-TEST(Selective, KeepsExactlyTheMatmulOutputs) {
+TEST(Selective, KeepsExactlyTheMatmulOutputsTheBackwardReads) {
   // Held from forward to backward: full recompute keeps the output; selective
-  // also the outputs of fc1 (3x5x32 floats) and fc2 (3x5x16 floats).
+  // also the output of fc1 (3x5x32 floats), which GELU saves, but not that of
+  // fc2 (3x5x16 floats), which nothing saves.
   torch::manual_seed(0);
   wrapguard::DemoBlock block(small_options());
   wrapguard::MemoryMeter meter(torch::kCPU);
@@ -350,9 +389,44 @@ TEST(Selective, KeepsExactlyTheMatmulOutputs) {
     return meter.current() - before;
   };
   const auto full = held({});
-  EXPECT_EQ(held(selective()) - full, (3 * 5 * 32 + 3 * 5 * 16) * 4);
+  EXPECT_EQ(held(selective()) - full, 3 * 5 * 32 * 4);
   // Nothing named: selective keeps nothing and recomputes everything.
   EXPECT_EQ(held(selective().saved_ops({})), full);
+}
+
+// Two 2-D Linears, each followed by GELU: addmm's outputs are kept as they
+// are (no in-place bias add, so no copy).
+struct Mlp2dImpl : torch::nn::Cloneable<Mlp2dImpl> {
+  Mlp2dImpl() { reset(); }
+  void reset() override {
+    fc1 = register_module("fc1", torch::nn::Linear(8, 32));
+    fc2 = register_module("fc2", torch::nn::Linear(32, 8));
+  }
+  Tensor forward(const Tensor &x) {
+    return torch::gelu(fc2(torch::gelu(fc1(x))));
+  }
+  torch::nn::Linear fc1{nullptr}, fc2{nullptr};
+};
+TORCH_MODULE(Mlp2d);
+
+TEST(Selective, AKeptOutputDoesNotHoldTheForwardsGraph) {
+  // The forward runs with grad on, and autograd sets its history on addmm's
+  // output. Kept with that history, fc2's output would hold AddmmBackward,
+  // which saves the first GELU's output (4x32 floats), until the backward.
+  torch::manual_seed(0);
+  Mlp2d mlp;
+  wrapguard::MemoryMeter meter(torch::kCPU);
+  Tensor x = torch::randn({4, 8}, torch::requires_grad());
+  auto held = [&](const wrapguard::CheckpointOptions &options) {
+    CheckpointWrapper w(mlp, options);
+    const auto before = meter.current();
+    Tensor y = w(x);
+    return meter.current() - before;
+  };
+  const auto full = held({});
+  EXPECT_EQ(held(selective()) - full, (4 * 32 + 4 * 8) * 4);
+  auto w = expect_same_as_plain(Mlp2d(), {x}, 1, selective());
+  EXPECT_EQ(w->reused_output_count(), 2);
 }
 
 TEST(Selective, NoOpsToKeepIsFullRecompute) {
@@ -387,23 +461,128 @@ TEST(Selective, InPlaceWriteOnAKeptOutputKeepsTheValueFromBefore) {
   EXPECT_EQ(w->reused_output_count(), 1);
 }
 
+// Keeps its matmul's output in a member (as modules that expose attention
+// weights do), so the output outlives the forward and stays kept.
+struct KeepsLastImpl : torch::nn::Cloneable<KeepsLastImpl> {
+  KeepsLastImpl() { reset(); }
+  void reset() override { w = register_parameter("w", torch::randn({8, 8})); }
+  Tensor forward(const Tensor &x) {
+    last = torch::mm(x, w);
+    return torch::tanh(last); // tanh saves its result, not `last`
+  }
+  Tensor w, last;
+};
+TORCH_MODULE(KeepsLast);
+
 TEST(Selective, KeptOutputWrittenAfterTheForwardIsRecomputed) {
-  // The wrapped Linear's output is addmm's: kept, and handed to the caller,
-  // who writes into it. The recompute sees the version change and computes.
+  // The caller writes into the kept output after the forward. The recompute
+  // sees the version change and computes mm; reusing the written value would
+  // give tanh another result, and other grads.
   torch::manual_seed(0);
-  torch::nn::Linear plain(8, 8);
-  torch::nn::Linear copy(
-      std::dynamic_pointer_cast<torch::nn::LinearImpl>(plain->clone()));
+  KeepsLast plain;
+  KeepsLast copy(std::dynamic_pointer_cast<KeepsLastImpl>(plain->clone()));
   CheckpointWrapper w(copy, selective());
   Tensor x = torch::randn({4, 8});
-  Tensor a = plain(x);
-  a.mul_(3);
-  a.square().sum().backward();
+  plain(x).square().sum().backward();
   Tensor b = w(x);
-  b.mul_(3);
+  copy->last.mul_(3);
   b.square().sum().backward();
-  EXPECT_EQ(max_diff(plain->weight.grad(), copy->weight.grad()), 0.0);
+  EXPECT_EQ(max_diff(plain->w.grad(), copy->w.grad()), 0.0);
   EXPECT_EQ(w->reused_output_count(), 0);
+  EXPECT_EQ(w->skipped_output_count(), 0);
+}
+
+// mm's output reaches GELU, which saves its input, through a multiplication
+// by a number, which saves nothing: the backward reads a value computed from
+// it, so it must be kept.
+struct ThroughScaleImpl : torch::nn::Cloneable<ThroughScaleImpl> {
+  ThroughScaleImpl() { reset(); }
+  void reset() override { w = register_parameter("w", torch::randn({8, 8})); }
+  Tensor forward(const Tensor &x) { return torch::gelu(torch::mm(x, w) * 2); }
+  Tensor w;
+};
+TORCH_MODULE(ThroughScale);
+
+TEST(Selective, AnOutputTheBackwardReadsThroughAnotherOperatorIsKept) {
+  torch::manual_seed(0);
+  auto w = expect_same_as_plain(ThroughScale(),
+                                {torch::randn({4, 8}, torch::requires_grad())},
+                                1, selective());
+  EXPECT_EQ(w->reused_output_count(), 1);
+  EXPECT_EQ(w->skipped_output_count(), 0);
+}
+
+// Which branch runs depends on mm's value, read through item(): with zeros
+// the recompute would take the other branch and build another graph.
+struct BranchesImpl : torch::nn::Cloneable<BranchesImpl> {
+  BranchesImpl() { reset(); }
+  void reset() override {
+    w = register_parameter("w", torch::rand({8, 8}) + 0.1);
+  }
+  Tensor forward(const Tensor &x) {
+    Tensor y = torch::mm(x, w);
+    return y.sum().item<double>() > 0 ? x * w.sum() : x * 3;
+  }
+  Tensor w;
+};
+TORCH_MODULE(Branches);
+
+TEST(Selective, AnOutputThatSteersControlFlowIsKept) {
+  torch::manual_seed(0);
+  auto w = expect_same_as_plain(
+      Branches(), {torch::rand({4, 8}, torch::requires_grad()) + 0.1}, 1,
+      selective());
+  EXPECT_EQ(w->reused_output_count(), 1);
+  EXPECT_EQ(w->skipped_output_count(), 0);
+}
+
+// Writes a value computed from mm into a buffer from before the forward:
+// zeros written there would outlive the recompute.
+struct CountsImpl : torch::nn::Cloneable<CountsImpl> {
+  CountsImpl() { reset(); }
+  void reset() override {
+    w = register_parameter("w", torch::randn({8, 8}));
+    total = register_buffer("total", torch::zeros({8}));
+  }
+  Tensor forward(const Tensor &x) {
+    Tensor y = torch::mm(x, w);
+    total.add_(y.detach().sum(0));
+    return x * w.sum();
+  }
+  Tensor w, total;
+};
+TORCH_MODULE(Counts);
+
+TEST(Selective, AnOutputWrittenIntoModuleStateIsKept) {
+  torch::manual_seed(0);
+  Counts counts;
+  CheckpointWrapper w(counts, selective());
+  Tensor x = torch::randn({4, 8}, torch::requires_grad());
+  w(x).sum().backward();
+  const Tensor once = torch::mm(x.detach(), counts->w.detach()).sum(0);
+  // Forward and recompute each add the same sum (as any recompute does).
+  EXPECT_LT(max_diff(counts->total, 2 * once), 1e-5);
+  EXPECT_EQ(w->reused_output_count(), 1);
+  EXPECT_EQ(w->skipped_output_count(), 0);
+}
+
+TEST(Selective, RequiresGradChangedBeforeTheBackwardIsAClearError) {
+  // fc2's output is skipped on the strength of what the forward's graph
+  // saved; with fc1 frozen after the forward that reasoning no longer holds.
+  torch::manual_seed(0);
+  wrapguard::DemoBlock block(small_options());
+  CheckpointWrapper w(block, selective());
+  Tensor y = w(torch::randn({3, 5, 16}, torch::requires_grad()));
+  block->fc1->weight.set_requires_grad(false);
+  try {
+    y.sum().backward();
+    FAIL() << "must throw";
+  } catch (const c10::Error &e) {
+    EXPECT_NE(std::string(e.what()).find("changed requires_grad between the "
+                                         "forward and the backward"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 // Runs one matmul on its first call and two afterwards.
@@ -463,7 +642,9 @@ TEST(Selective, FullWrapperNestedInASelectiveOne) {
   EXPECT_EQ(max_diff(x.grad(), x2.grad()), 0.0);
   EXPECT_EQ(outer->recompute_count(), 1);
   EXPECT_EQ(inside->first->recompute_count(), 1);
-  EXPECT_EQ(outer->reused_output_count(), 1); // the last Linear's addmm
+  // The last Linear's addmm: the block's output, which nothing saves.
+  EXPECT_EQ(outer->reused_output_count(), 0);
+  EXPECT_EQ(outer->skipped_output_count(), 1);
 }
 
 TEST(Checkpoint, PlainFunctionGradsMatch) {
@@ -665,7 +846,8 @@ TEST(Policies, OptionsReachTheWrappers) {
   for (const auto &w : report.wrapped)
     EXPECT_TRUE(w.wrapper->options.selective()) << w.name;
   model(torch::randn({2, 3, 16})).sum().backward();
-  EXPECT_EQ(report.wrapped[0].wrapper->reused_output_count(), 2);
+  EXPECT_EQ(report.wrapped[0].wrapper->reused_output_count(), 1);
+  EXPECT_EQ(report.wrapped[0].wrapper->skipped_output_count(), 1);
 }
 
 TEST(Policies, ModulesPolicyWrapsByPathAndChecksPathsFirst) {

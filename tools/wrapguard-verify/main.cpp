@@ -42,9 +42,10 @@ const char *const Usage = R"(usage:
       [--plain-only] [--retain-freed-memory] [--json]
       Plain vs checkpointed on a larger model (used by tools/bench/bench-shim):
       every block checkpointed; with --selective, selective recompute (the
-      outputs of matrix products kept); with --memory-budget-mib, the blocks
-      plan_checkpointing picks for a peak of at most M MiB; with
-      --checkpoint-every, blocks 0, K, 2K, ... (the naive way to fit). Exit
+      outputs of matrix products that the backward reads kept); with
+      --memory-budget-mib, the blocks plan_checkpointing picks for a peak of
+      at most M MiB; with --checkpoint-every, blocks 0, K, 2K, ... (the
+      naive way to fit). Exit
       status 1 when grads differ, a wrapped block recomputes other than once,
       the peak is not lower, or a plan's peak exceeds its budget by over 5%.
       --plain-only times the plain model alone, step by step, as the Python

@@ -49,9 +49,13 @@ struct CheckpointOptions {
   /// same mask. Python's `preserve_rng_state`.
   TORCH_ARG(bool, preserve_rng_state) = true;
   /// Selective recompute: the forward keeps the outputs of the operators in
-  /// `saved_ops` and the backward recomputes only the other operators (norms,
-  /// activations, dropout with its RNG replayed), reusing the kept outputs.
-  /// More memory than full recompute, much less time.
+  /// `saved_ops` that the backward reads (directly, or through the operators
+  /// after them), and the backward recomputes only the other operators
+  /// (norms, activations, dropout with its RNG replayed), reusing the kept
+  /// outputs and skipping the `saved_ops` whose values it does not read.
+  /// More memory than full recompute, much less time. The forward runs with
+  /// grad on, as the recompute does, to see what the backward reads; a
+  /// parameter's requires_grad must not change between forward and backward.
   TORCH_ARG(bool, selective) = false;
   /// The operators whose outputs selective recompute keeps, by schema name
   /// as the dispatcher sees them below autograd ("aten::mm"). Operators that
@@ -83,6 +87,9 @@ struct CheckpointCounters {
   std::atomic<std::int64_t> recomputes{0};
   /// Outputs that selective recomputes reused instead of computing.
   std::atomic<std::int64_t> reused_outputs{0};
+  /// Outputs of `saved_ops` that selective forwards did not keep, as the
+  /// backward reads no value computed from them; the recompute skipped them.
+  std::atomic<std::int64_t> skipped_outputs{0};
 };
 
 /// Called at each `CheckpointPhase` of a checkpointed call.
@@ -177,7 +184,8 @@ auto call_with_tensors(F &f, const std::vector<torch::Tensor> &args,
 /// recomputes the forward with grad enabled (same RNG, autocast state) and
 /// back-propagates through it. Grads equal the plain module's. With
 /// `options.selective()`, the forward also keeps the outputs of the operators
-/// in `options.saved_ops()` and the recompute reuses them.
+/// in `options.saved_ops()` that the backward reads; the recompute reuses
+/// them and skips those operators whose outputs it does not read.
 ///
 /// The wrapped module's forward must take 1 to 4 tensors and return a tensor.
 /// Each backward through the wrapper recomputes once; `recompute_count()`
@@ -189,7 +197,8 @@ auto call_with_tensors(F &f, const std::vector<torch::Tensor> &args,
 ///   wrapguard::CheckpointWrapper ckpt(block);
 ///   auto y = ckpt(x);            // no activations of `block` kept
 ///   y.sum().backward();          // recomputes `block` once
-///   ckpt->options.selective(true); // next forward keeps the matmul's output
+///   ckpt->options.selective(true); // next backward skips the matmul: its
+///                                  // output is never read, only its inputs
 /// ```
 class CheckpointWrapperImpl
     : public torch::nn::Cloneable<CheckpointWrapperImpl> {
@@ -229,6 +238,14 @@ public:
   /// computing them again (0 with full recompute).
   std::int64_t reused_output_count() const {
     return counters_->reused_outputs.load();
+  }
+
+  /// Outputs of `saved_ops` operators that its selective forwards did not
+  /// keep because the backward reads nothing computed from them (the last
+  /// Linear of a block that ends in dropout and a residual add), and that its
+  /// recomputes therefore skipped.
+  std::int64_t skipped_output_count() const {
+    return counters_->skipped_outputs.load();
   }
 
   /// The wrapped module.
