@@ -474,6 +474,7 @@ SelectiveRecord::Replayed SelectiveRecord::finish_replay() {
   const std::size_t used = next_, total = entries_.size();
   entries_.clear();
   next_ = 0;
+  skips_ = 0; // a later recompute computes everything
   replayed_ = true;
   TORCH_CHECK(used == total,
               "wrapguard: selective recompute: the recompute used ", used,
