@@ -410,6 +410,39 @@ std::set<c10::DeviceIndex> cuda_devices_of(const std::vector<Tensor> &a,
   return out;
 }
 
+void check_one_device(const torch::nn::Module &module,
+                      const std::vector<Tensor> &inputs, const char *who) {
+  const Tensor *first = nullptr;
+  std::size_t first_index = 0;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const Tensor &t = inputs[i];
+    if (!t.defined())
+      continue;
+    if (!first) {
+      first = &t;
+      first_index = i;
+      continue;
+    }
+    TORCH_CHECK(t.device() == first->device(), who, ": input ", first_index,
+                " is on ", first->device().str(), " but input ", i, " is on ",
+                t.device().str(), "; put every input on one device");
+  }
+  if (!first)
+    return;
+  const torch::Device device = first->device();
+  auto check = [&](const char *what, const std::string &name, const Tensor &t) {
+    TORCH_CHECK(!t.defined() || t.device() == device, who, ": the model's ",
+                what, " '", name, "' is on ", t.device().str(), " but input ",
+                first_index, " is on ", device.str(),
+                "; move the model with module->to(", device.str(),
+                ") or make the inputs on ", t.device().str());
+  };
+  for (const auto &p : module.named_parameters())
+    check("parameter", p.key(), p.value());
+  for (const auto &b : module.named_buffers())
+    check("buffer", b.key(), b.value());
+}
+
 RngState RngState::capture(const std::set<c10::DeviceIndex> &cuda_devices) {
   RngState s;
   {

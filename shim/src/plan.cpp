@@ -373,6 +373,7 @@ CheckpointProfile profile_impl(const std::shared_ptr<torch::nn::Module> &root,
               "wrapguard::plan_checkpointing: profile_steps must be at least "
               "1, got ",
               options.profile_steps());
+  detail::check_one_device(*root, inputs, "wrapguard::plan_checkpointing");
   const torch::Device device = inputs[0].device();
   TORCH_CHECK(MemoryMeter::supported(device),
               "wrapguard::plan_checkpointing: cannot measure ", device.str(),

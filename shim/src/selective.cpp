@@ -13,6 +13,7 @@
 #include <c10/util/Exception.h>
 #include <torch/library.h>
 
+#include <algorithm>
 #include <map>
 
 namespace wrapguard {
@@ -147,6 +148,21 @@ bool reads_only_metadata(const std::string &name) {
   return names.count(name) > 0;
 }
 
+// The returns of an operator that depend on its tensor arguments' shapes (and
+// the RNG), not on their values, by position. A fused dropout draws its mask
+// and applies it in one kernel, so at the granularity of operators the mask
+// seems computed from the input; dropout's backward reads only the mask, and
+// without this the input (the output of the Linear before dropout) would
+// look needed. CUDA runs every dropout this way (at::dropout takes the fused
+// path on CUDA, the unfused bernoulli_ one on the CPU).
+const std::vector<std::size_t> &returns_from_shapes(const std::string &name) {
+  static const std::vector<std::size_t> none;
+  static const std::map<std::string, std::vector<std::size_t>> ops = {
+      {"aten::native_dropout", {1}}, {"aten::_fused_dropout", {1}}};
+  auto it = ops.find(name);
+  return it == ops.end() ? none : it->second;
+}
+
 } // namespace
 
 // ---------------------------------------------------------------------------
@@ -198,6 +214,8 @@ void DataFlow::after(const c10::FunctionSchema &schema,
   // Neither a result nor a write: called for an effect we cannot follow.
   if (returns.empty() && op.writes.empty())
     op.sink = true;
+  const std::vector<std::size_t> &from_shapes =
+      returns_from_shapes(schema.name());
   const std::size_t first = stack.size() - returns.size();
   for (std::size_t i = first; i < stack.size(); ++i) {
     if (!is_tensor_value(stack[i])) {
@@ -205,12 +223,14 @@ void DataFlow::after(const c10::FunctionSchema &schema,
       op.sink = op.sink || !op.metadata;
       continue;
     }
+    const bool shapes_only = std::find(from_shapes.begin(), from_shapes.end(),
+                                       i - first) != from_shapes.end();
     for_each_tensor(stack[i], [&](const at::Tensor &t) {
       const int id = slot(t, /*made=*/true);
       if (id < 0)
         op.sink = true;
       else
-        op.makes.push_back(id);
+        (shapes_only ? op.makes_from_shapes : op.makes).push_back(id);
     });
   }
 }
@@ -257,14 +277,19 @@ DataFlow::needed(const std::vector<const at::Tensor *> &ours) const {
   std::vector<bool> op_needed(ops_.size(), false);
   for (std::size_t i = ops_.size(); i-- > 0;) {
     const Op &op = ops_[i];
-    bool need = op.sink;
+    bool need_values = op.sink;
     for (int s : op.makes)
-      need = need || slot_needed[s];
+      need_values = need_values || slot_needed[s];
     for (int s : op.writes)
+      need_values = need_values || slot_needed[s];
+    bool need = need_values;
+    for (int s : op.makes_from_shapes)
       need = need || slot_needed[s];
     if (!need)
       continue;
     op_needed[i] = true;
+    if (!need_values)
+      continue; // what it read may be zeros: its needed outputs stay the same
     for (int s : op.reads)
       slot_needed[s] = true;
   }

@@ -92,6 +92,10 @@ public:
 private:
   struct Op {
     std::vector<int> reads, writes, makes;
+    // Made from the arguments' shapes and the RNG alone, never from their
+    // values (the mask of a fused dropout): needing one runs the operator
+    // but needs none of what it read.
+    std::vector<int> makes_from_shapes;
     bool sink = false;
     bool metadata = false; // reads its arguments' shapes, not their values
   };

@@ -194,6 +194,10 @@ VerifyResult verify_impl(const std::function<Root()> &make_clone,
 
   torch::manual_seed(options.seed());
   std::vector<Tensor> inputs = make_batch(device);
+  // The clones are on options.device(); a make_batch that ignores its
+  // argument would otherwise fail inside the first operator.
+  detail::check_one_device(*plain.module, inputs,
+                           "wrapguard::verify_checkpointing");
 
   std::unique_ptr<MemoryMeter> meter;
   if (MemoryMeter::supported(device))
@@ -239,6 +243,32 @@ Apply apply_policy(const WrapPolicy &policy) {
 Apply apply_plan(const CheckpointPlan &plan) {
   return [&plan](const std::shared_ptr<torch::nn::Module> &root) {
     return apply_activation_checkpointing(root, plan);
+  };
+}
+
+// The caller's pass, then what it left: each CheckpointWrapper in the tree.
+Apply apply_pass(std::string name, WrapPass wrap) {
+  TORCH_CHECK(wrap, "wrapguard::verify_checkpointing: the wrapping pass '",
+              name, "' is empty");
+  return [name = std::move(name), wrap = std::move(wrap)](
+             const std::shared_ptr<torch::nn::Module> &root) {
+    wrap(*root);
+    CheckpointReport report;
+    report.policy = name;
+    for (const auto &item : root->named_modules("", /*include_self=*/false)) {
+      ++report.modules_visited;
+      auto wrapper =
+          std::dynamic_pointer_cast<CheckpointWrapperImpl>(item.value());
+      if (!wrapper)
+        continue;
+      const torch::nn::Module &inner = *wrapper->module().ptr();
+      std::int64_t params = 0;
+      for (const Tensor &p : inner.parameters())
+        params += p.numel();
+      report.wrapped.push_back({item.key(), short_type_name(inner), params,
+                                CheckpointWrapper(wrapper)});
+    }
+    return report;
   };
 }
 
@@ -365,6 +395,15 @@ VerifyResult verify_checkpointing(const torch::nn::Sequential &model,
                                   VerifyOptions options) {
   return verify_impl(sequential_clones(model, options.device()),
                      apply_plan(plan), with_plan(plan), make_batch, options);
+}
+
+VerifyResult verify_checkpointing(const torch::nn::AnyModule &model,
+                                  std::string name, WrapPass wrap,
+                                  const MakeBatch &make_batch,
+                                  VerifyOptions options) {
+  return verify_impl(any_clones(model, options.device()),
+                     apply_pass(std::move(name), std::move(wrap)),
+                     VerifyResult(), make_batch, options);
 }
 
 bool VerifyResult::within_budget(double tolerance) const {

@@ -453,4 +453,60 @@ TEST(Plan, NothingToCheckpointIsAClearError) {
   }
 }
 
+// Issue 23: a model and inputs on different devices fail before anything
+// runs, with a c10::Error that names both devices (on a GPU the same mistake,
+// model on the CPU and inputs on CUDA, gave ATen's error from layer_norm).
+// The meta device stands in for the second device on a CPU-only machine.
+TEST(Plan, ModelAndInputsOnTwoDevicesIsAClearError) {
+  torch::manual_seed(0);
+  wrapguard::DemoModel model(plan_options());
+  const Tensor on_meta = torch::empty({2, 8, 16}, torch::kMeta);
+  try {
+    wrapguard::plan_checkpointing(model, {on_meta}, 1 << 20);
+    FAIL() << "must throw";
+  } catch (const c10::Error &e) {
+    const std::string what = e.what_without_backtrace();
+    EXPECT_NE(what.find("wrapguard::plan_checkpointing: the model's parameter "
+                        "'blocks.0.norm.weight' is on cpu but input 0 is on "
+                        "meta; move the model with module->to(meta)"),
+              std::string::npos)
+        << what;
+  }
+  try {
+    wrapguard::plan_checkpointing(model, {plan_batch(), on_meta}, 1 << 20);
+    FAIL() << "must throw";
+  } catch (const c10::Error &e) {
+    const std::string what = e.what_without_backtrace();
+    EXPECT_NE(what.find("input 0 is on cpu but input 1 is on meta"),
+              std::string::npos)
+        << what;
+  }
+  // The model is left as it was.
+  for (std::size_t i = 0; i < 4; ++i)
+    EXPECT_TRUE(model->blocks[i]->as<wrapguard::DemoBlockImpl>() != nullptr);
+}
+
+TEST(Verify, BatchOnAnotherDeviceThanTheModelIsAClearError) {
+  torch::manual_seed(0);
+  wrapguard::DemoModel model(plan_options());
+  // A make_batch that ignores the device it is asked for.
+  const wrapguard::MakeBatch elsewhere = [](torch::Device) {
+    return std::vector<Tensor>{torch::empty({2, 8, 16}, torch::kMeta)};
+  };
+  try {
+    wrapguard::verify_checkpointing(
+        torch::nn::AnyModule(model),
+        wrapguard::WrapPolicy::transformer_based({"DemoBlock"}), elsewhere,
+        wrapguard::VerifyOptions().device(torch::kCPU).timed_steps(0));
+    FAIL() << "must throw";
+  } catch (const c10::Error &e) {
+    const std::string what = e.what_without_backtrace();
+    EXPECT_NE(what.find("wrapguard::verify_checkpointing: the model's "
+                        "parameter 'blocks.0.norm.weight' is on cpu but input "
+                        "0 is on meta"),
+              std::string::npos)
+        << what;
+  }
+}
+
 } // namespace

@@ -4,6 +4,18 @@
 #include <torch/nn/functional/activation.h>
 
 namespace wrapguard {
+namespace {
+
+// ATen's linear, as Python's nn.Linear calls it: on an input of more than two
+// dimensions it folds the bias into one addmm. The C++ frontend's
+// torch::nn::Linear (F::linear) runs matmul and then adds the bias in a
+// kernel of its own, 33 more kernels per step on the bench model: the 1.4 %
+// by which C++ trailed Python on a GPU (docs/bench-shim.md).
+torch::Tensor linear(const torch::nn::Linear &layer, const torch::Tensor &x) {
+  return torch::linear(x, layer->weight, layer->bias);
+}
+
+} // namespace
 
 DemoBlockImpl::DemoBlockImpl(DemoModelOptions options_) : options(options_) {
   reset();
@@ -21,7 +33,7 @@ void DemoBlockImpl::reset() {
 }
 
 torch::Tensor DemoBlockImpl::forward(const torch::Tensor &x) {
-  return x + drop(fc2(torch::gelu(fc1(norm(x)))));
+  return x + drop(linear(fc2, torch::gelu(linear(fc1, norm(x)))));
 }
 
 DemoModelImpl::DemoModelImpl(DemoModelOptions options_) : options(options_) {
@@ -40,7 +52,7 @@ void DemoModelImpl::reset() {
 }
 
 torch::Tensor DemoModelImpl::forward(const torch::Tensor &x) {
-  return head(norm(blocks->forward(x)));
+  return linear(head, norm(blocks->forward(x)));
 }
 
 } // namespace wrapguard

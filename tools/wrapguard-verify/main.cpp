@@ -288,6 +288,10 @@ int runBench(const std::string &deviceName, const BenchShape &s, bool json) {
                                  .width(s.width)
                                  .hidden(s.hidden)
                                  .dropout(0.1));
+  // Made on the CPU (the same weights on every device, from the seed), then
+  // moved once: the plan and the plain-only steps run the model itself, and
+  // the verifier's clones are made from it.
+  model->to(*device);
   const wrapguard::MakeBatch batch = [s](torch::Device d) {
     return std::vector<torch::Tensor>{torch::randn(
         {s.batch, s.seq, s.width}, torch::TensorOptions().device(d))};

@@ -122,6 +122,16 @@ void note_wrapped_at_current_site(const torch::nn::Module &module);
 std::set<c10::DeviceIndex> cuda_devices_of(const std::vector<torch::Tensor> &a,
                                            const std::vector<torch::Tensor> &b);
 
+/// Fails with a `c10::Error` that names both devices when the defined
+/// tensors of `inputs`, or those and a parameter or buffer of `module`, sit on
+/// different devices. `who` starts the message
+/// ("wrapguard::plan_checkpointing"). Checked before anything runs, so the
+/// caller sees the cause rather than ATen's error from the first operator that
+/// mixes them.
+void check_one_device(const torch::nn::Module &module,
+                      const std::vector<torch::Tensor> &inputs,
+                      const char *who);
+
 /// The states of the CPU generator and of the default generators of some
 /// CUDA devices; `restore()` puts them back.
 class RngState {

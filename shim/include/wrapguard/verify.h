@@ -196,6 +196,28 @@ VerifyResult verify_checkpointing(const torch::nn::Sequential &model,
                                   const MakeBatch &make_batch,
                                   VerifyOptions options = {});
 
+/// The wrapping pass of `verify_checkpointing(model, name, wrap, ...)`: the
+/// caller's own code, given the root of the clone to wrap.
+using WrapPass = std::function<void(torch::nn::Module &root)>;
+
+/// The same with the checkpointed clone wrapped by the caller's own pass
+/// (the code at a call site the check flagged, say) instead of a policy: the
+/// `CheckpointWrapper`s that `wrap` leaves in the clone's tree are what is
+/// verified, and `name` is the result's `policy`. A pass that wraps nothing
+/// gives a result with nothing wrapped, which does not pass.
+///
+/// Example:
+/// ```
+///   auto r = wrapguard::verify_checkpointing(
+///       torch::nn::AnyModule(model), "my_checkpointing_pass",
+///       [&](torch::nn::Module &root) { my_checkpointing_pass(root, cfg); },
+///       batch);
+/// ```
+VerifyResult verify_checkpointing(const torch::nn::AnyModule &model,
+                                  std::string name, WrapPass wrap,
+                                  const MakeBatch &make_batch,
+                                  VerifyOptions options = {});
+
 } // namespace wrapguard
 
 #endif // WRAPGUARD_VERIFY_H

@@ -2,12 +2,17 @@
 
 Usage: diagnose.py WORKDIR SOURCE... [--clang-tidy TEXT] [--clangd TEXT] [--flags FLAGS]
                    [--no-cdb] [--outside]
+       diagnose.py --in-place ROOT SOURCE...
 
 Each SOURCE is copied into WORKDIR (with a compile database unless --no-cdb, and the
 given .clang-tidy / .clangd); --outside puts the first source in a sibling folder that
 no compile database covers. For each file it prints "FILE: N diagnostic(s)" and one line
 "L:C [source] code: message" per diagnostic, sorted. Then it checks that the server still
 answers a request (documentSymbol) and exits cleanly after shutdown/exit.
+
+--in-place opens the sources where they are, in the workspace ROOT, and writes nothing:
+what an editor opening a project's file sees, with the project's own compile database
+(clangd looks for it in the file's folders and their build/ folders).
 """
 import argparse
 import os
@@ -40,7 +45,17 @@ def main():
     parser.add_argument("--flags", default="-std=c++17")
     parser.add_argument("--no-cdb", action="store_true")
     parser.add_argument("--outside", action="store_true")
+    parser.add_argument("--in-place", action="store_true")
     args = parser.parse_args()
+
+    if args.in_place:
+        root = os.path.abspath(args.workdir)
+        paths = [os.path.abspath(s) for s in args.sources]
+        texts = {}
+        for path in paths:
+            with open(path) as f:
+                texts[os.path.basename(path)] = f.read()
+        return run_session(root, paths, texts, stderr_path=None)
 
     workdir = os.path.abspath(args.workdir)
     shutil.rmtree(workdir, ignore_errors=True)
@@ -70,8 +85,11 @@ def main():
         shutil.move(paths[0], moved)
         paths[0] = moved
 
-    client = lsp.Client(lsp.server_argv(), cwd=workdir,
-                        stderr_path=os.path.join(workdir, "server.log"))
+    return run_session(workdir, paths, texts, os.path.join(workdir, "server.log"))
+
+
+def run_session(workdir, paths, texts, stderr_path):
+    client = lsp.Client(lsp.server_argv(), cwd=workdir, stderr_path=stderr_path)
     try:
         client.initialize(workdir)
         for path in paths:

@@ -45,7 +45,7 @@ def main():
     with open(args.source) as f:
         text = f.read()
     name = os.path.basename(args.source)
-    flags = ["-std=c++17", "-isystem", "/usr/include/torch/csrc/api/include"]
+    flags = lsp.example_flags(args.source)
     workdir = lsp.write_workspace(os.path.abspath(args.workdir), {name: text}, flags,
                                   clang_tidy=args.clang_tidy)
     path = os.path.join(workdir, name)

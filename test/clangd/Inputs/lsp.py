@@ -190,6 +190,14 @@ def apply_edits(text, edits):
     return text
 
 
+def example_flags(source):
+    """The compile flags of the bundled example, examples/train_fsdp.cpp: LibTorch's
+    headers and the shim's, found from the example's own path."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(source)))
+    return ["-std=c++17", "-isystem", "/usr/include/torch/csrc/api/include",
+            "-I", os.path.join(root, "shim", "include")]
+
+
 def write_workspace(directory, sources, flags, clang_tidy=None, clangd=None):
     """Writes sources ({name: text}), a compile_commands.json covering them with flags,
     and optional .clang-tidy / .clangd files; returns the directory."""

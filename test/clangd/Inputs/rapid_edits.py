@@ -22,7 +22,7 @@ def main():
         text = f.read()
     name = os.path.basename(source)
     lsp.write_workspace(workdir, {name: text},
-                        ["-std=c++17", "-isystem", "/usr/include/torch/csrc/api/include"],
+                        lsp.example_flags(source),
                         clang_tidy="Checks: '-*,wrapguard-*'\n")
     path = os.path.join(workdir, name)
     uri = lsp.path_to_uri(path)
