@@ -131,11 +131,11 @@ int main(int argc, char **argv) {
                                                    : torch::kCPU);
   int steps = 3;
   std::vector<TrainConfig> configs;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string arg = argv[i], value = argv[i + 1];
+  for (int i = 1; i < argc; i += 2) {
+    const std::string arg = argv[i], value = i + 1 < argc ? argv[i + 1] : "";
     if (arg == "--device" && (value == "cpu" || value == "cuda"))
       device = torch::Device(value);
-    else if (arg == "--steps")
+    else if (arg == "--steps" && std::atoi(value.c_str()) > 0)
       steps = std::atoi(value.c_str());
     else if (arg == "--policy" && value == "no_wrap")
       configs.push_back({AutoWrapPolicy::NoWrap});

@@ -1,13 +1,16 @@
-"""bench_shim_test.py: tools/bench/bench-shim --plain-only end to end.
+"""bench_shim_test.py: tools/bench/bench-shim --plain-only or --full-only end to end.
 
-Usage: bench_shim_test.py --build-dir DIR
+Usage: bench_shim_test.py --build-dir DIR [--mode plain-only|full-only]
 
 On a tiny model, for two rounds: every round runs the four plain-step
 processes (C++ and Python, each with malloc as it comes and with freed memory
 retained), the report has a row per round and the three C++/Python ratio
-lines with their intervals, and --json holds every process's result. Timing
-is not judged here: the figures come from the script's own runs in
-docs/bench-shim.md. This catches a broken script, not a slow step.
+lines with their intervals, and --json holds every process's result. With
+--full-only, each round also runs C++ full recompute and Python's variants,
+and the report compares them (C++ against Python at equal memory), with no
+budget or selective rows. Timing is not judged here: the figures come from the
+script's own runs in docs/bench-shim.md. This catches a broken script, not a
+slow step.
 """
 import argparse
 import json
@@ -25,7 +28,9 @@ PLAINS = ["cpp-plain", "py-plain", "cpp-plain-retain", "py-plain-retain"]
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build-dir", required=True)
+    ap.add_argument("--mode", choices=["plain-only", "full-only"], default="plain-only")
     args = ap.parse_args()
+    full = args.mode == "full-only"
     failures = []
 
     def check(cond, what):
@@ -36,7 +41,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         out_json = os.path.join(tmp, "bench.json")
         p = subprocess.run(
-            [sys.executable, os.path.join(ROOT, "tools", "bench", "bench-shim"), "--plain-only",
+            [sys.executable, os.path.join(ROOT, "tools", "bench", "bench-shim"), "--" + args.mode,
              "--rounds", str(ROUNDS), "--plain-steps", "2", "--threads", "1", "--blocks", "2",
              "--seq", "32", "--width", "64", "--hidden", "128", "--json", out_json],
             env=dict(os.environ, WRAPGUARD_BUILD_DIR=args.build_dir),
@@ -46,9 +51,15 @@ def main():
                              % (p.returncode, p.stdout, p.stderr))
             return 1
         out = p.stdout
-        check(" plain-only" in out.splitlines()[0], "first line names the mode: %r" % out[:200])
+        check(" " + args.mode in out.splitlines()[0], "first line names the mode: %r" % out[:200])
         check("per-round ratios" not in out and "checks:" not in out,
-              "plain-only ran the checkpointing modes:\n" + out)
+              "%s ran the budget and selective modes:\n%s" % (args.mode, out))
+        for label in ("C++ plain / Python plain", "C++ full / Python reentrant",
+                      "C++ full / Python non-reentrant"):
+            found = re.search(re.escape(label) + r" +\d+\.\d{3}  \(95% CI \d+\.\d{3}-\d+\.\d{3}; rounds"
+                              r"( \d+\.\d{3}){" + str(ROUNDS) + r"}\)  target <= 1\.00: (ok|MISSED)", out)
+            check(bool(found) == full, "C++ against Python line %r %s:\n%s"
+                  % (label, "missing" if full else "in a plain-only report", out))
         rows = re.findall(r"^  (\d+) +([\d.]+) +([\d.]+) +([\d.]+) +([\d.]+)$", out, re.M)
         check([int(r[0]) for r in rows] == list(range(1, ROUNDS + 1)),
               "one row of 4 round medians per round:\n" + out)
@@ -60,7 +71,14 @@ def main():
         with open(out_json) as f:
             data = json.load(f)
         results = data.get("results", {})
-        check(sorted(results) == sorted(PLAINS), "JSON results: %r" % sorted(results))
+        expected = PLAINS + (["full", "py"] if full else [])
+        check(sorted(results) == sorted(expected), "JSON results: %r" % sorted(results))
+        for name in ("full", "py") if full else ():
+            runs = results.get(name, [])
+            check(len(runs) == ROUNDS, "%s: %d results, want %d" % (name, len(runs), ROUNDS))
+        for r in results.get("full", []):
+            check(r.get("max_abs_grad_diff") == 0 and r.get("recompute_per_backward") == 1,
+                  "full recompute: grads and recomputes %r" % r)
         for name in PLAINS:
             runs = results.get(name, [])
             check(len(runs) == ROUNDS, "%s: %d results, want %d" % (name, len(runs), ROUNDS))
