@@ -2,6 +2,7 @@
 
 #include "BodyIndex.h"
 #include "ASTHelpers.h"
+#include "StripNoise.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 

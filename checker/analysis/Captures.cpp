@@ -4,6 +4,7 @@
 #include "ASTHelpers.h"
 #include "CallableValues.h"
 #include "PolicyCallModel.h"
+#include "StripNoise.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
 using namespace clang;

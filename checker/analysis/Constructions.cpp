@@ -4,6 +4,8 @@
 #include "ASTHelpers.h"
 #include "Guards.h"
 #include "SourceKeys.h"
+#include "StripNoise.h"
+#include "ValueSources.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"

@@ -2,6 +2,7 @@
 
 #include "FixIts.h"
 #include "ASTHelpers.h"
+#include "StripNoise.h"
 #include "Wording.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"

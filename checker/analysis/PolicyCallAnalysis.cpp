@@ -14,6 +14,8 @@
 #include "PolicyCallModel.h"
 #include "PolicySummaries.h"
 #include "SourceKeys.h"
+#include "StripNoise.h"
+#include "ValueSources.h"
 #include "Wording.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"

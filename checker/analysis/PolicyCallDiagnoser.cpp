@@ -3,6 +3,7 @@
 #include "PolicyCallDiagnoser.h"
 #include "ASTHelpers.h"
 #include "PolicyCallModel.h"
+#include "StripNoise.h"
 #include "clang/AST/ExprCXX.h"
 
 using namespace clang;

@@ -17,10 +17,6 @@
 
 namespace wrapguard {
 
-/// Strips what never changes which object an expression denotes: parens,
-/// implicit casts, temporaries and full-expression cleanups.
-const clang::Expr *stripNoise(const clang::Expr *E);
-
 /// Whether a value is empty as written: `nullptr`, `{}`, `Fn()`,
 /// `Fn(nullptr)`, `std::nullopt`, a value-initialised pointer. This is the
 /// one emptiness test on syntax that the model's transfer, the facts

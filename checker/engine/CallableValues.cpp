@@ -2,6 +2,7 @@
 
 #include "CallableValues.h"
 #include "ASTHelpers.h"
+#include "StripNoise.h"
 
 using namespace clang;
 using namespace clang::dataflow;

@@ -3,6 +3,7 @@
 #include "PolicyCallTransfer.h"
 #include "ASTHelpers.h"
 #include "CallableValues.h"
+#include "StripNoise.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtOpenMP.h"

@@ -2,6 +2,7 @@
 
 #include "PolicySummaries.h"
 #include "PolicyCallModel.h"
+#include "StripNoise.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
