@@ -1,7 +1,7 @@
 //===- Captures.cpp - What a lambda's captured callables hold -------------===//
 
 #include "Captures.h"
-#include "ASTHelpers.h"
+#include "CallableSyntax.h"
 #include "CallableValues.h"
 #include "PolicyCallModel.h"
 #include "StripNoise.h"

@@ -1,7 +1,7 @@
 //===- Constructions.cpp - How the project builds classes with callables --===//
 
 #include "Constructions.h"
-#include "ASTHelpers.h"
+#include "CallableSyntax.h"
 #include "Guards.h"
 #include "SourceKeys.h"
 #include "StripNoise.h"

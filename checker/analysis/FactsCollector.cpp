@@ -1,7 +1,7 @@
 //===- FactsCollector.cpp - The project facts one TU holds ----------------===//
 
 #include "FactsCollector.h"
-#include "ASTHelpers.h"
+#include "CallableSyntax.h"
 #include "Guards.h"
 #include "SourceKeys.h"
 #include "StripNoise.h"

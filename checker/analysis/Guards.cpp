@@ -1,7 +1,7 @@
 //===- Guards.cpp - Conditions over members that hold at a call -----------===//
 
 #include "Guards.h"
-#include "ASTHelpers.h"
+#include "CallableSyntax.h"
 #include "SourceKeys.h"
 #include "StripNoise.h"
 #include "clang/AST/ExprCXX.h"

@@ -1,7 +1,7 @@
 //===- ValueSources.cpp - Which sources a callable's value comes from -----===//
 
 #include "ValueSources.h"
-#include "ASTHelpers.h"
+#include "CallableSyntax.h"
 #include "Guards.h"
 #include "SourceKeys.h"
 #include "StripNoise.h"

@@ -1,7 +1,7 @@
 //===- PolicyCallTransfer.cpp - The model's transfer function -------------===//
 
 #include "PolicyCallTransfer.h"
-#include "ASTHelpers.h"
+#include "CallableSyntax.h"
 #include "CallableValues.h"
 #include "StripNoise.h"
 #include "clang/AST/DeclCXX.h"
@@ -113,12 +113,12 @@ public:
 
   BoolValue &fresh() {
     BoolValue &B = Env.makeAtomicBoolValue();
-    C.Facts.noteFresh(B.formula());
+    C.Atoms.noteFresh(B.formula());
     return B;
   }
   /// The boolean a guard (`if (f)`, `f != nullptr`, ...) produces.
   BoolValue &guard(BoolValue &NonEmpty) {
-    C.Facts.noteGuarded(NonEmpty.formula());
+    C.Atoms.noteGuarded(NonEmpty.formula());
     return NonEmpty;
   }
   BoolValue &lit(bool B) { return Env.getBoolLiteralValue(B); }

@@ -1,6 +1,6 @@
-//===- ASTHelpers.cpp - AST queries shared by the model and the check ----===//
+//===- CallableSyntax.cpp - What the syntax says about callables ----------===//
 
-#include "ASTHelpers.h"
+#include "CallableSyntax.h"
 #include "StripNoise.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
