@@ -57,7 +57,8 @@ public:
   /// Whether the host wants every TU's facts, even one without candidates
   /// (their collection costs a walk of the TU's user code).
   virtual bool wantsEveryTUsFacts() const { return false; }
-  /// The end of a TU: its facts, and the findings that wait for the
+  /// The end of a TU that has candidates, or of every TU when the host
+  /// wants every TU's facts: its facts, and the findings that wait for the
   /// project's facts (Finding::Deferred set), in the order found. The host
   /// decides each now and reports those it keeps, or reports them all and
   /// decides them once every TU's facts are in.
