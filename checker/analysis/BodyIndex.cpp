@@ -1,7 +1,8 @@
 //===- BodyIndex.cpp - What a function body does to its locals ------------===//
 
 #include "BodyIndex.h"
-#include "ASTHelpers.h"
+#include "CallableSyntax.h"
+#include "StripNoise.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 

@@ -1,9 +1,10 @@
 //===- Captures.cpp - What a lambda's captured callables hold -------------===//
 
 #include "Captures.h"
-#include "ASTHelpers.h"
+#include "CallableSyntax.h"
 #include "CallableValues.h"
 #include "PolicyCallModel.h"
+#include "StripNoise.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
 using namespace clang;

@@ -15,7 +15,7 @@
 #include "CallResultOracle.h"
 #include "CallableTypes.h"
 #include "Emptiness.h"
-#include "PathFacts.h"
+#include "PathQuery.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"

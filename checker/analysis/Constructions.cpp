@@ -1,9 +1,11 @@
 //===- Constructions.cpp - How the project builds classes with callables --===//
 
 #include "Constructions.h"
-#include "ASTHelpers.h"
+#include "CallableSyntax.h"
 #include "Guards.h"
 #include "SourceKeys.h"
+#include "StripNoise.h"
+#include "ValueSources.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"

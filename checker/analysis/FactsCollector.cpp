@@ -1,7 +1,11 @@
 //===- FactsCollector.cpp - The project facts one TU holds ----------------===//
 
 #include "FactsCollector.h"
+#include "CallableSyntax.h"
+#include "Guards.h"
 #include "SourceKeys.h"
+#include "StripNoise.h"
+#include "ValueSources.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"

@@ -1,7 +1,8 @@
 //===- FixIts.cpp - Repairs for unchecked policy calls --------------------===//
 
 #include "FixIts.h"
-#include "ASTHelpers.h"
+#include "CallableSyntax.h"
+#include "StripNoise.h"
 #include "Wording.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"

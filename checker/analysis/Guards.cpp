@@ -1,8 +1,9 @@
 //===- Guards.cpp - Conditions over members that hold at a call -----------===//
 
 #include "Guards.h"
-#include "ASTHelpers.h"
+#include "CallableSyntax.h"
 #include "SourceKeys.h"
+#include "StripNoise.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/STLExtras.h"
@@ -204,6 +205,56 @@ std::vector<const VarDecl *> nonEmptyVarsAt(const Stmt &S, ParentMap &PM,
     nonEmptyWhen(&Cond, Holds, Types, Ctx, Out);
   });
   return Out;
+}
+
+const Expr *testedCallable(const Expr &E, const CallableTypes &Types,
+                           ASTContext &Ctx) {
+  auto Nullable = [&](const Expr *X) {
+    return X && Types.isNullable(X->getType());
+  };
+  if (const auto *Cast = dyn_cast<CastExpr>(&E)) {
+    if ((Cast->getCastKind() == CK_PointerToBoolean ||
+         Cast->getCastKind() == CK_MemberPointerToBoolean) &&
+        Nullable(Cast->getSubExpr()))
+      return Cast->getSubExpr();
+    return nullptr;
+  }
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(&E)) {
+    const CXXMethodDecl *M = MC->getMethodDecl();
+    const Expr *Obj = MC->getImplicitObjectArgument();
+    if (!M || !Obj)
+      return nullptr;
+    if (!Nullable(Obj))
+      Obj = stripNoise(Obj); // Smart pointers declare operator bool in a base.
+    if (!Nullable(Obj))
+      return nullptr;
+    if (const auto *Conv = dyn_cast<CXXConversionDecl>(M))
+      return Conv->getConversionType()->isBooleanType() ? Obj : nullptr;
+    if (M->getIdentifier() && M->getName() == "has_value")
+      return Obj;
+    return nullptr;
+  }
+  const Expr *L = nullptr, *R = nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(&E)) {
+    if (!BO->isEqualityOp())
+      return nullptr;
+    L = BO->getLHS();
+    R = BO->getRHS();
+  } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(&E)) {
+    if ((OC->getOperator() != OO_EqualEqual &&
+         OC->getOperator() != OO_ExclaimEqual) ||
+        OC->getNumArgs() != 2)
+      return nullptr;
+    L = OC->getArg(0);
+    R = OC->getArg(1);
+  } else {
+    return nullptr;
+  }
+  if (isNullLiteral(R, Ctx) && Nullable(L))
+    return L;
+  if (isNullLiteral(L, Ctx) && Nullable(R))
+    return R;
+  return nullptr;
 }
 
 } // namespace wrapguard

@@ -54,6 +54,12 @@ std::vector<const clang::VarDecl *> nonEmptyVarsAt(const clang::Stmt &S,
                                                    const CallableTypes &Types,
                                                    clang::ASTContext &Ctx);
 
+/// If E tests a nullable callable for emptiness (`if (f)`, `f != nullptr`,
+/// `o.has_value()`, `static_cast<bool>(p)`), the tested expression.
+const clang::Expr *testedCallable(const clang::Expr &E,
+                                  const CallableTypes &Types,
+                                  clang::ASTContext &Ctx);
+
 /// Negates an atom.
 std::string negateAtom(llvm::StringRef Atom);
 

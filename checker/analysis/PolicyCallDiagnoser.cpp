@@ -1,8 +1,9 @@
 //===- PolicyCallDiagnoser.cpp - Verdicts at calls through callables -----===//
 
 #include "PolicyCallDiagnoser.h"
-#include "ASTHelpers.h"
+#include "CallableSyntax.h"
 #include "PolicyCallModel.h"
+#include "StripNoise.h"
 #include "clang/AST/ExprCXX.h"
 
 using namespace clang;

@@ -15,7 +15,7 @@
 #include "CallSite.h"
 #include "CallableTypes.h"
 #include "Emptiness.h"
-#include "PathFacts.h"
+#include "PathQuery.h"
 #include "clang/AST/Expr.h"
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/SmallPtrSet.h"

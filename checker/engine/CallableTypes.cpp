@@ -1,7 +1,7 @@
 //===- CallableTypes.cpp - Which types are nullable callables -------------===//
 
 #include "CallableTypes.h"
-#include "ASTHelpers.h"
+#include "StripNoise.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclFriend.h"
 #include "clang/AST/DeclTemplate.h"

@@ -1,7 +1,8 @@
 //===- CallableValues.cpp - Where a callable's state is kept --------------===//
 
 #include "CallableValues.h"
-#include "ASTHelpers.h"
+#include "CallableSyntax.h"
+#include "StripNoise.h"
 
 using namespace clang;
 using namespace clang::dataflow;

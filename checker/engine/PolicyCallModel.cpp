@@ -2,8 +2,8 @@
 
 #include "PolicyCallModel.h"
 #include "CallableValues.h"
-#include "Constructs.h"
 #include "PolicyCallTransfer.h"
+#include "SkippedConstructs.h"
 #include "Wording.h"
 #include "clang/Analysis/FlowSensitive/AdornedCFG.h"
 #include "clang/Analysis/FlowSensitive/DataflowAnalysisContext.h"
@@ -27,9 +27,9 @@ Emptiness judgeState(const CallableState &S, const PathQuery &Q) {
 
 PolicyCallModel::PolicyCallModel(ASTContext &Ctx, Environment &Env,
                                  const CallableTypes &Types,
-                                 CallResultOracle &Oracle, PathFacts &Facts,
+                                 CallResultOracle &Oracle, TestedAtoms &Atoms,
                                  const OpenMPCopies *Copies)
-    : DataflowAnalysis(Ctx), Types(Types), Oracle(Oracle), Facts(Facts) {
+    : DataflowAnalysis(Ctx), Types(Types), Oracle(Oracle), Atoms(Atoms) {
   if (Copies && !Copies->empty())
     OpenMP = std::make_unique<OpenMPObjects>(*Copies);
   QualType BoolTy = Ctx.BoolTy;
@@ -46,7 +46,7 @@ void PolicyCallModel::transfer(const CFGElement &Elt, PathLattice &,
                                Environment &Env) {
   if (auto S = Elt.getAs<CFGStmt>()) {
     TransferContext C{getASTContext(), Types,       Oracle,
-                      Facts,           KeyPresence, OpenMP.get()};
+                      Atoms,           KeyPresence, OpenMP.get()};
     transferStatement(*S->getStmt(), C, Env);
   }
 }
@@ -57,7 +57,7 @@ void PolicyCallModel::transferBranch(bool Branch, const Stmt *Cond,
   if (!E)
     return;
   if (const auto *V = Env.get<BoolValue>(*E))
-    L.assume(V->formula(), Branch, Facts);
+    L.assume(V->formula(), Branch, Atoms);
 }
 
 //===----------------------------------------------------------------------===//
@@ -68,32 +68,32 @@ void PolicyCallModel::transferBranch(bool Branch, const Stmt *Cond,
 namespace {
 /// What an environment proves of one boolean of a state. compare and widen
 /// ask each question once, here, and decide from the answers.
-enum class BoolFact { Absent, Top, True, False, Unknown };
+enum class BoolProof { Absent, Top, True, False, Unknown };
 
-BoolFact factOf(const BoolValue *B, const Environment &Env) {
+BoolProof proofOf(const BoolValue *B, const Environment &Env) {
   if (!B)
-    return BoolFact::Absent;
+    return BoolProof::Absent;
   if (isa<TopBoolValue>(B))
-    return BoolFact::Top;
+    return BoolProof::Top;
   if (provesCheaply(Env, B->formula()))
-    return BoolFact::True;
+    return BoolProof::True;
   if (Env.proves(Env.arena().makeNot(B->formula())))
-    return BoolFact::False;
-  return BoolFact::Unknown;
+    return BoolProof::False;
+  return BoolProof::Unknown;
 }
 
 /// One boolean of a state on both sides of a comparison or a widening.
 struct BoolPair {
   const BoolValue *Prev, *Cur;
-  BoolFact PrevFact = BoolFact::Absent, CurFact = BoolFact::Absent;
+  BoolProof PrevProof = BoolProof::Absent, CurProof = BoolProof::Absent;
 
   BoolPair(const BoolValue *P, const Environment &PrevEnv, const BoolValue *C,
            const Environment &CurEnv)
       : Prev(P), Cur(C) {
     if (P == C)
       return; // Identical values need no question.
-    PrevFact = factOf(P, PrevEnv);
-    CurFact = factOf(C, CurEnv);
+    PrevProof = proofOf(P, PrevEnv);
+    CurProof = proofOf(C, CurEnv);
   }
 
   /// Both sides denote the same boolean: one value, Top on both, or the same
@@ -101,19 +101,19 @@ struct BoolPair {
   bool same() const {
     if (Prev == Cur)
       return true;
-    return PrevFact == CurFact &&
-           (PrevFact == BoolFact::Top || PrevFact == BoolFact::True ||
-            PrevFact == BoolFact::False);
+    return PrevProof == CurProof &&
+           (PrevProof == BoolProof::Top || PrevProof == BoolProof::True ||
+            PrevProof == BoolProof::False);
   }
 
   /// Widens towards Top; a value already Top, or the same literal on both
   /// sides, stays. This makes widening idempotent, so loops converge.
   BoolValue &widen(Environment &CurEnv, bool &Changed) const {
-    if (Prev && (Prev == Cur || PrevFact == BoolFact::Top))
+    if (Prev && (Prev == Cur || PrevProof == BoolProof::Top))
       return const_cast<BoolValue &>(*Prev);
-    if (same() && PrevFact == BoolFact::True)
+    if (same() && PrevProof == BoolProof::True)
       return CurEnv.getBoolLiteralValue(true);
-    if (same() && PrevFact == BoolFact::False)
+    if (same() && PrevProof == BoolProof::False)
       return CurEnv.getBoolLiteralValue(false);
     Changed = true;
     return CurEnv.makeTopBoolValue();
@@ -125,7 +125,7 @@ ComparisonResult PolicyCallModel::compare(QualType Type, const Value &Val1,
                                           const Environment &Env1,
                                           const Value &Val2,
                                           const Environment &Env2) {
-  if (Facts.exhausted())
+  if (Atoms.exhausted())
     return ComparisonResult::Unknown;
   const auto *P1 = dyn_cast<PointerValue>(&Val1);
   const auto *P2 = dyn_cast<PointerValue>(&Val2);
@@ -180,7 +180,7 @@ std::optional<WidenResult> PolicyCallModel::widen(QualType Type, Value &Prev,
                                                   Environment &CurrentEnv) {
   auto *P1 = dyn_cast<PointerValue>(&Prev);
   auto *P2 = dyn_cast<PointerValue>(&Current);
-  if (!P1 || !P2 || Facts.exhausted())
+  if (!P1 || !P2 || Atoms.exhausted())
     return std::nullopt;
   CallableState S1 = stateOfPointer(*P1), S2 = stateOfPointer(*P2);
   if (!S1.NonEmpty && !S2.NonEmpty)
@@ -236,9 +236,9 @@ llvm::Error runPolicyCallModel(
   BudgetedSolver Solver(MaxSolverIterations);
   DataflowAnalysisContext DACtx(Solver);
   Environment Env(DACtx, FD);
-  PathFacts Facts;
-  Facts.setSolver(&Solver);
-  PolicyCallModel Model(Ctx, Env, Types, Oracle, Facts,
+  TestedAtoms Atoms;
+  Atoms.setSolver(&Solver);
+  PolicyCallModel Model(Ctx, Env, Types, Oracle, Atoms,
                         Copies ? &*Copies : nullptr);
   CFGEltCallbacksTypeErased Callbacks;
   Callbacks.Before = [&](const CFGElement &Elt,
@@ -246,7 +246,7 @@ llvm::Error runPolicyCallModel(
     Visit(Elt,
           PathQuery(State.Env,
                     llvm::any_cast<const PathLattice &>(State.Lattice.Value),
-                    Facts));
+                    Atoms));
   };
   auto States = runTypeErasedDataflowAnalysis(*CFG, Model, Env, Callbacks,
                                               MaxBlockVisits);

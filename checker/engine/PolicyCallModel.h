@@ -21,13 +21,13 @@
 #ifndef WRAPGUARD_ENGINE_POLICYCALLMODEL_H
 #define WRAPGUARD_ENGINE_POLICYCALLMODEL_H
 
-#include "ASTHelpers.h"
 #include "CallResultOracle.h"
+#include "CallableSyntax.h"
 #include "CallableTypes.h"
 #include "CallableValues.h"
 #include "Emptiness.h"
 #include "OpenMPCopies.h"
-#include "PathFacts.h"
+#include "PathQuery.h"
 #include "PolicyCallTransfer.h"
 #include "SkipReason.h"
 #include "clang/AST/ASTContext.h"
@@ -46,7 +46,7 @@ class PolicyCallModel
 public:
   PolicyCallModel(clang::ASTContext &Ctx, clang::dataflow::Environment &Env,
                   const CallableTypes &Types, CallResultOracle &Oracle,
-                  PathFacts &Facts, const OpenMPCopies *Copies);
+                  TestedAtoms &Atoms, const OpenMPCopies *Copies);
 
   static PathLattice initialElement() { return {}; }
 
@@ -77,7 +77,7 @@ public:
 private:
   const CallableTypes &Types;
   CallResultOracle &Oracle;
-  PathFacts &Facts;
+  TestedAtoms &Atoms;
   /// Whether a key is present in a map of callables, per `map[key]` text:
   /// one boolean location each, whose value the environments track.
   llvm::StringMap<clang::dataflow::StorageLocation *> KeyPresence;

@@ -1,8 +1,9 @@
 //===- PolicyCallTransfer.cpp - The model's transfer function -------------===//
 
 #include "PolicyCallTransfer.h"
-#include "ASTHelpers.h"
+#include "CallableSyntax.h"
 #include "CallableValues.h"
+#include "StripNoise.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtOpenMP.h"
@@ -112,12 +113,12 @@ public:
 
   BoolValue &fresh() {
     BoolValue &B = Env.makeAtomicBoolValue();
-    C.Facts.noteFresh(B.formula());
+    C.Atoms.noteFresh(B.formula());
     return B;
   }
   /// The boolean a guard (`if (f)`, `f != nullptr`, ...) produces.
   BoolValue &guard(BoolValue &NonEmpty) {
-    C.Facts.noteGuarded(NonEmpty.formula());
+    C.Atoms.noteGuarded(NonEmpty.formula());
     return NonEmpty;
   }
   BoolValue &lit(bool B) { return Env.getBoolLiteralValue(B); }

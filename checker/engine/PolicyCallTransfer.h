@@ -15,7 +15,7 @@
 #include "CallResultOracle.h"
 #include "CallableTypes.h"
 #include "OpenMPCopies.h"
-#include "PathFacts.h"
+#include "PathQuery.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Analysis/FlowSensitive/DataflowEnvironment.h"
@@ -44,7 +44,7 @@ struct TransferContext {
   clang::ASTContext &Ctx;
   const CallableTypes &Types;
   CallResultOracle &Oracle;
-  PathFacts &Facts;
+  TestedAtoms &Atoms;
   /// Whether a key is present in a map of callables, per `map[key]` text:
   /// one boolean location each, whose value the environments track.
   llvm::StringMap<clang::dataflow::StorageLocation *> &KeyPresence;

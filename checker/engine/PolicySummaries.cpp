@@ -2,6 +2,7 @@
 
 #include "PolicySummaries.h"
 #include "PolicyCallModel.h"
+#include "StripNoise.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -11,6 +12,11 @@ using namespace clang;
 using namespace clang::dataflow;
 
 namespace wrapguard {
+
+/// How deep callee summaries may recurse into other visible definitions;
+/// with the cycle check, it bounds the work one question can start. A fixed
+/// limit, not an option: nothing has needed another.
+static constexpr unsigned MaxSummaryDepth = 3;
 
 PolicySummaries::PolicySummaries(ASTContext &Ctx, const AnalysisOptions &Opts,
                                  const CallableTypes &Types)
@@ -146,7 +152,7 @@ Emptiness PolicySummaries::summarize(const FunctionDecl &Def,
   }
   if (Def.isDependentContext() || !Types.isNullable(Def.getReturnType()))
     return Emptiness::Unknown;
-  if (InProgress.size() >= Opts.MaxSummaryDepth || InProgress.count(&Def)) {
+  if (InProgress.size() >= MaxSummaryDepth || InProgress.count(&Def)) {
     // Cut short by where it was asked from, not by what it is: nothing
     // computed from this answer may be cached.
     Truncated = true;

@@ -626,26 +626,4 @@ bool Candidate::fromJSON(const json::Value &V, Candidate &Out) {
   return readStrings(O->getArray("guards"), Out.Guards);
 }
 
-TUEvidence *&scannerEvidence() {
-  static thread_local TUEvidence *Current = nullptr;
-  return Current;
-}
-
-static constexpr StringLiteral MarkerPrefix = "[wrapguard-candidate ";
-
-std::string candidateMarker(size_t Index) {
-  return (MarkerPrefix + Twine(Index) + "] ").str();
-}
-
-bool consumeCandidateMarker(std::string &Message, size_t &Index) {
-  StringRef M = Message;
-  if (!M.consume_front(MarkerPrefix))
-    return false;
-  auto [Number, Rest] = M.split("] ");
-  if (Number.getAsInteger(10, Index))
-    return false;
-  Message = Rest.str();
-  return true;
-}
-
 } // namespace wrapguard

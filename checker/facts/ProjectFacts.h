@@ -17,7 +17,6 @@
 #define WRAPGUARD_FACTS_PROJECTFACTS_H
 
 #include "Emptiness.h"
-#include "SkipReason.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
@@ -270,43 +269,6 @@ Resolution resolve(const ProjectFacts &Facts, const Candidate &C,
                    const llvm::Regex &PolicyNames);
 /// The same, with the candidate's own PolicyNames.
 Resolution resolve(const ProjectFacts &Facts, const Candidate &C);
-
-/// What one TU hands the scanner, which decides candidates only once every
-/// TU's facts are in: the TU's facts, and its candidates in the order their
-/// diagnostics were emitted, each diagnostic's message prefixed with
-/// candidateMarker(index) so that clang-tidy's own filtering (NOLINT, header
-/// filters) still applies to it.
-struct TUEvidence {
-  ProjectFacts Facts;
-  std::vector<Candidate> Candidates;
-  /// Where each candidate's notes go when the facts have no place of their
-  /// own for them.
-  std::vector<FactLoc> Origins;
-  /// Functions the check analysed to the end in this TU.
-  unsigned Analysed = 0;
-  /// Functions not analysed to the end, because a budget ran out or for a
-  /// construct the engine does not analyse, in the order met. The scanner
-  /// reports each as a SARIF tool-execution notification and counts them in
-  /// its summary line, so "no finding" is never "not analysed".
-  struct Skip {
-    /// The function's name in its definition; Where.Function is its
-    /// qualified name, e.g. `ns::Trainer::step`.
-    FactLoc Where;
-    /// Why: the budget's option (`MaxBlockVisits`, `MaxSolverIterations`)
-    /// or the construct.
-    SkipReason Reason;
-  };
-  std::vector<Skip> Skipped;
-};
-
-/// Set by the scanner, on the thread that runs one TU, for that TU's
-/// duration; null otherwise (clang-tidy, clangd), and the check then decides
-/// candidates itself at the end of the TU.
-TUEvidence *&scannerEvidence();
-
-std::string candidateMarker(size_t Index);
-/// Strips a candidate marker from the front of Message; false when none.
-bool consumeCandidateMarker(std::string &Message, size_t &Index);
 
 } // namespace wrapguard
 

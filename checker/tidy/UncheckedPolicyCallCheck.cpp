@@ -1,7 +1,7 @@
 //===- UncheckedPolicyCallCheck.cpp - wrapguard-unchecked-policy-call -----===//
 
 #include "UncheckedPolicyCallCheck.h"
-#include "ScannerHooks.h"
+#include "DefaultCheckHost.h"
 #include "SourceKeys.h"
 #include "Wording.h"
 #include "clang-tidy/utils/OptionsUtils.h"
@@ -9,13 +9,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/Compiler.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
-#include <mutex>
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -104,6 +98,13 @@ UncheckedPolicyCallCheck::UncheckedPolicyCallCheck(
   FactsFile = Options.get("FactsFile", "").str();
   ReportSkippedFunctions = Options.get("ReportSkippedFunctions", false);
   Config.DeferToProjectFacts = true;
+
+  Host = installedCheckHost(*Context);
+  if (!Host) {
+    OwnHost = std::make_unique<DefaultCheckHost>(
+        FactsFile, *Context, [this] { return getCurrentMainFile().str(); });
+    Host = OwnHost.get();
+  }
 }
 
 void UncheckedPolicyCallCheck::storeOptions(
@@ -185,28 +186,17 @@ void UncheckedPolicyCallCheck::checkFunction(
 
   AnalysisStatus Status = AnalysisStatus::Skipped;
   SkipReason Why;
-  ScannerHooks *Hooks = scannerHooks();
-  if (Hooks) {
-    Hooks->Analysing = FD;
-    if (!Hooks->CrashIn.empty() &&
-        FD->getQualifiedNameAsString() == Hooks->CrashIn)
-      LLVM_BUILTIN_TRAP;
-  }
+  Host->beginFunction(*FD);
   std::vector<Finding> Findings = Analyzer->analyze(*FD, &Status, &Why);
-  if (Hooks)
-    Hooks->Analysing = nullptr;
-  if (Status == AnalysisStatus::Analyzed) {
-    if (TUEvidence *Sink = scannerEvidence())
-      ++Sink->Analysed;
-  } else if (Status == AnalysisStatus::BudgetExceeded ||
-             Status == AnalysisStatus::UnsupportedConstruct) {
+  Host->endFunction(*FD, Status);
+  if (Status == AnalysisStatus::BudgetExceeded ||
+      Status == AnalysisStatus::UnsupportedConstruct)
     skipped(*FD, Why, *Result.SourceManager);
-  }
   for (Finding &F : Findings) {
     if (F.Deferred)
       Pending.push_back(std::move(F));
-    else
-      emit(F, *Result.SourceManager, "", {});
+    else if (emit(F, *Result.SourceManager, {}))
+      Host->reported(F, *Result.SourceManager);
   }
 }
 
@@ -217,8 +207,7 @@ void UncheckedPolicyCallCheck::skipped(const FunctionDecl &FD,
   SourceLocation Loc = FD.getLocation();
   if (!SkipReported.insert(SM.getSpellingLoc(Loc).getRawEncoding()).second)
     return;
-  if (TUEvidence *Sink = scannerEvidence())
-    Sink->Skipped.push_back({factLoc(Loc, SM, &FD), Why});
+  Host->skippedFunction(factLoc(Loc, SM, &FD), Why);
   if (!ReportSkippedFunctions)
     return;
   std::int64_t Limit = Why.What == "MaxSolverIterations"
@@ -229,14 +218,13 @@ void UncheckedPolicyCallCheck::skipped(const FunctionDecl &FD,
       Named != &FD, Named->getQualifiedNameAsString(), Why, Limit);
 }
 
-void UncheckedPolicyCallCheck::emit(const Finding &F, const SourceManager &SM,
-                                    StringRef Prefix,
+bool UncheckedPolicyCallCheck::emit(const Finding &F, const SourceManager &SM,
                                     llvm::ArrayRef<Evidence> Extra) {
   SourceLocation Spelling = SM.getSpellingLoc(F.Loc);
   if (!Reported.insert(Spelling.getRawEncoding()).second)
-    return;
+    return false;
   {
-    auto D = diag(F.Loc, (Prefix + F.Message).str());
+    auto D = diag(F.Loc, F.Message);
     for (const FixItHint &Fix : F.Fixes)
       D << Fix;
     if (F.NeedsShimInclude)
@@ -248,112 +236,22 @@ void UncheckedPolicyCallCheck::emit(const Finding &F, const SourceManager &SM,
     diag(N.Loc, N.Message, DiagnosticIDs::Note);
   for (const Evidence &E : Extra)
     diag(F.OriginLoc, E.Message, DiagnosticIDs::Note);
-}
-
-/// The working directory the process started in: clang-tidy changes into
-/// each compile command's directory before the check runs, so it is read
-/// when the plugin is loaded.
-static const std::string StartupDir = [] {
-  llvm::SmallString<256> Dir;
-  llvm::sys::fs::current_path(Dir);
-  return std::string(Dir);
-}();
-
-/// The directory of the nearest .clang-tidy above File that sets FactsFile:
-/// a relative FactsFile is relative to the configuration that names it.
-static std::string configDirFor(StringRef File) {
-  llvm::SmallString<256> Dir(File);
-  llvm::sys::fs::make_absolute(Dir);
-  for (StringRef D = llvm::sys::path::parent_path(Dir); !D.empty();
-       D = llvm::sys::path::parent_path(D)) {
-    llvm::SmallString<256> Config(D);
-    llvm::sys::path::append(Config, ".clang-tidy");
-    if (auto Buffer = llvm::MemoryBuffer::getFile(Config))
-      if ((*Buffer)->getBuffer().contains("FactsFile"))
-        return D.str();
-  }
-  return "";
-}
-
-/// Facts files, read once per process and shared by every check instance
-/// (clang-tidy makes one per TU, clangd one per parse); a file is read again
-/// when it changes.
-static llvm::Expected<std::shared_ptr<const ProjectFacts>>
-loadFactsFile(StringRef Path) {
-  static std::mutex Lock;
-  static llvm::StringMap<
-      std::pair<llvm::sys::TimePoint<>, std::shared_ptr<const ProjectFacts>>>
-      Loaded;
-  llvm::sys::fs::file_status Status;
-  if (std::error_code EC = llvm::sys::fs::status(Path, Status))
-    return llvm::createStringError(EC, "cannot read facts file '" + Path +
-                                           "': " + EC.message());
-  std::lock_guard<std::mutex> Guard(Lock);
-  auto &Entry = Loaded[Path];
-  if (Entry.second && Entry.first == Status.getLastModificationTime())
-    return Entry.second;
-  auto Facts = ProjectFacts::readFile(Path);
-  if (!Facts)
-    return Facts.takeError();
-  Entry = {Status.getLastModificationTime(),
-           std::make_shared<const ProjectFacts>(std::move(*Facts))};
-  return Entry.second;
-}
-
-const ProjectFacts *UncheckedPolicyCallCheck::fileFacts() {
-  if (FactsFile.empty())
-    return nullptr;
-  if (!FactsFileTried) {
-    FactsFileTried = true;
-    llvm::SmallString<256> Path(FactsFile);
-    if (llvm::sys::path::is_relative(Path)) {
-      // Relative to the .clang-tidy that names it; from --config or
-      // --config-file, to where clang-tidy was started.
-      std::string Dir = configDirFor(getCurrentMainFile());
-      llvm::sys::fs::make_absolute(Dir.empty() ? StartupDir : Dir, Path);
-    }
-    auto Facts = loadFactsFile(Path);
-    if (Facts)
-      LoadedFacts = std::move(*Facts);
-    else
-      configurationDiag(FactsFileDiag) << "wrapguard-unchecked-policy-call"
-                                       << llvm::toString(Facts.takeError());
-  }
-  return LoadedFacts.get();
+  return true;
 }
 
 void UncheckedPolicyCallCheck::resolveCandidates() {
-  TUEvidence *Sink = scannerEvidence();
-  // clang-tidy and clangd need facts only to decide candidates; the scanner
-  // needs every TU's.
-  if (Pending.empty() && !Sink)
+  // Facts cost a walk of the TU's user code: clang-tidy and clangd need them
+  // only to decide candidates; the scanner merges every TU's.
+  if (Pending.empty() && !Host->wantsEveryTUsFacts())
     return;
   ProjectFacts TUFacts;
   Analyzer->collectFacts(TUFacts);
   const SourceManager &SM = AnalyzerCtx->getSourceManager();
-
-  if (Sink) {
-    Sink->Facts.merge(TUFacts);
-    for (const Finding &F : Pending) {
-      std::string Marker = candidateMarker(Sink->Candidates.size());
-      Sink->Candidates.push_back(*F.Deferred);
-      Sink->Origins.push_back(factLoc(F.OriginLoc, SM, nullptr));
-      emit(F, SM, Marker, {});
-    }
-    return;
-  }
-  // Only what the candidates refer to matters; a project's facts file may
-  // hold a hundred thousand sources, so those few are looked up rather
-  // than merged whole.
-  std::vector<Candidate> Cs;
-  for (const Finding &F : Pending)
-    Cs.push_back(*F.Deferred);
-  ProjectFacts Relevant = relevantFacts({&TUFacts, fileFacts()}, Cs);
-  for (const Finding &F : Pending) {
-    Resolution R = resolve(Relevant, *F.Deferred);
-    if (R.Report)
-      emit(F, SM, "", R.Notes);
-  }
+  Host->endTranslationUnit(
+      std::move(TUFacts), Pending, SM,
+      [&](const Finding &F, llvm::ArrayRef<Evidence> Extra) {
+        return emit(F, SM, Extra);
+      });
 }
 
 void UncheckedPolicyCallCheck::onEndOfTranslationUnit() {

@@ -10,6 +10,7 @@
 #ifndef WRAPGUARD_TIDY_UNCHECKEDPOLICYCALLCHECK_H
 #define WRAPGUARD_TIDY_UNCHECKEDPOLICYCALLCHECK_H
 
+#include "CheckHost.h"
 #include "PolicyCallAnalysis.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "clang-tidy/utils/IncludeInserter.h"
@@ -49,25 +50,25 @@ private:
   checkFunction(const clang::FunctionDecl &FD,
                 const clang::ast_matchers::MatchFinder::MatchResult &Result);
   /// A function the analysis did not analyse to the end, over a budget or
-  /// for a construct: handed to the scanner, and reported when
+  /// for a construct: handed to the host, and reported when
   /// ReportSkippedFunctions is set (once per spelling).
   void skipped(const clang::FunctionDecl &FD, const SkipReason &Why,
                const clang::SourceManager &SM);
-  /// Emits F (once per spelling), with Extra notes at F.OriginLoc.
-  void emit(const Finding &F, const clang::SourceManager &SM,
-            llvm::StringRef Prefix, llvm::ArrayRef<Evidence> Extra);
-  /// Decides the TU's candidates: against this TU's facts and FactsFile, or,
-  /// under the scanner, by handing them over with the TU's facts.
+  /// Emits F with Extra notes at F.OriginLoc; false when a finding at its
+  /// spelling was emitted already.
+  bool emit(const Finding &F, const clang::SourceManager &SM,
+            llvm::ArrayRef<Evidence> Extra);
+  /// Hands the TU's candidates, with its facts, to the host, which decides
+  /// them now or later.
   void resolveCandidates();
-  /// The facts of FactsFile, read once; null when the option is unset or the
-  /// file cannot be read (reported once as a configuration error).
-  const ProjectFacts *fileFacts();
 
   AnalysisOptions Config;
   std::string FactsFile;
   bool ReportSkippedFunctions = false;
-  std::shared_ptr<const ProjectFacts> LoadedFacts;
-  bool FactsFileTried = false;
+  /// Whoever runs the check: the host installed for its context, or
+  /// OwnHost, the default.
+  CheckHost *Host = nullptr;
+  std::unique_ptr<CheckHost> OwnHost;
   /// Candidates of the current TU, decided at its end.
   std::vector<Finding> Pending;
   clang::tidy::utils::IncludeInserter Inserter;

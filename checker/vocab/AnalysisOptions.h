@@ -53,8 +53,6 @@ struct AnalysisOptions {
   /// only when asked (ReportSkippedFunctions).
   std::int64_t MaxSolverIterations = 20000000;
   std::int32_t MaxBlockVisits = 50000;
-  /// How deep callee summaries may recurse into other visible definitions.
-  unsigned MaxSummaryDepth = 3;
   /// Leave sources the TU cannot judge (no visible definition, a virtual
   /// call, a field, a parameter) to the project's facts: such calls become
   /// Finding::Deferred candidates instead of being decided by PolicyNames

@@ -16,10 +16,16 @@ headers of every layer:
 So adding an upward include to a layer's source fails its build, and this
 test fails if a CMake change makes one possible.
 
+Within and across layers, files must not depend on each other in a cycle
+either: a file is a header and its source (X.h and X.cpp), it depends on
+the files whose headers it includes, and the test fails on every cycle of
+that graph, named file by file.
+
 Usage: check-layers.py BUILD_DIR CHECKER_SOURCE_DIR
 """
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -69,6 +75,60 @@ def preprocess(args, cwd, headers):
         os.unlink(probe.name)
 
 
+def include_graph(checker):
+    """File (the stem of X.h and X.cpp) -> the files whose headers it
+    includes, over every layer."""
+    paths = {}
+    for layer in ALLOWED:
+        folder = os.path.join(checker, layer)
+        for name in os.listdir(folder):
+            stem, ext = os.path.splitext(name)
+            if ext in (".h", ".cpp"):
+                paths.setdefault(stem, []).append(os.path.join(folder, name))
+    include = re.compile(r'^\s*#\s*include\s+"([^"/]+)\.h"', re.M)
+    graph = {}
+    for stem, files in paths.items():
+        graph[stem] = set()
+        for path in files:
+            with open(path) as f:
+                for used in include.findall(f.read()):
+                    if used in paths and used != stem:
+                        graph[stem].add(used)
+    return graph
+
+
+def cycles(graph):
+    """The strongly connected components of more than one file (Tarjan),
+    each sorted, in sorted order."""
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return sorted(found)
+
+
 def main():
     build, checker = sys.argv[1], os.path.abspath(sys.argv[2])
     with open(os.path.join(build, "compile_commands.json")) as f:
@@ -94,10 +154,19 @@ def main():
                 print("FAIL: %s can include %s/%s, a layer it must not use" % (layer, other, h))
             if not leaks:
                 print("ok: %s cannot include any header of %s" % (layer, other))
+    graph = include_graph(checker)
+    for component in cycles(graph):
+        failures += 1
+        edges = ["%s -> %s" % (a, b) for a in component for b in sorted(graph[a])
+                 if b in component]
+        print("FAIL: files include each other in a cycle: %s" % ", ".join(edges))
+    if not cycles(graph):
+        print("ok: no cycle among the %d files of checker/" % len(graph))
     if failures:
         print("layers: %d failure(s)" % failures)
         return 1
-    print("layers: every layer sees only the layers below it")
+    print("layers: every layer sees only the layers below it, and no file "
+          "depends on itself")
     return 0
 
 

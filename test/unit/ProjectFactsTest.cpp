@@ -1,7 +1,6 @@
-// The project facts (checker/ProjectFacts.h): the merge that makes results
-// independent of scheduling and sharding, the facts file's JSON, the
-// resolution of candidates, and the marker that carries a candidate's index
-// through clang-tidy's diagnostics.
+// The project facts (facts/ProjectFacts.h): the merge that makes results
+// independent of scheduling and sharding, the facts file's JSON and the
+// resolution of candidates.
 
 #include "ProjectFacts.h"
 #include "llvm/Support/FileSystem.h"
@@ -587,34 +586,6 @@ TEST(ProjectFactsResolve, DoesNotDependOnMergeOrder) {
     ASSERT_EQ(X.Notes.size(), Y.Notes.size()) << Key;
     for (size_t I = 0; I < X.Notes.size(); ++I)
       EXPECT_EQ(X.Notes[I].Message, Y.Notes[I].Message) << Key;
-  }
-}
-
-//===----------------------------------------------------------------------===//
-// The candidate marker.
-//===----------------------------------------------------------------------===//
-
-TEST(ProjectFactsMarker, RoundTrips) {
-  for (size_t Index : {size_t(0), size_t(7), size_t(12345)}) {
-    std::string M = candidateMarker(Index) + "call through possibly empty "
-                                             "callable 'fn'";
-    size_t Back = 999999;
-    ASSERT_TRUE(consumeCandidateMarker(M, Back)) << M;
-    EXPECT_EQ(Back, Index);
-    EXPECT_EQ(M, "call through possibly empty callable 'fn'");
-  }
-}
-
-TEST(ProjectFactsMarker, LeavesOtherMessagesAlone) {
-  for (std::string M : {std::string("call through possibly empty callable "
-                                    "'fn'"),
-                        std::string("[wrapguard-candidate x] msg"),
-                        std::string("[wrapguard-candidate ] msg"),
-                        std::string("prefix [wrapguard-candidate 3] msg")}) {
-    std::string Copy = M;
-    size_t Index = 0;
-    EXPECT_FALSE(consumeCandidateMarker(Copy, Index)) << M;
-    EXPECT_EQ(Copy, M);
   }
 }
 

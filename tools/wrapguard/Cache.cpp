@@ -18,7 +18,7 @@ namespace wrapguard {
 
 namespace {
 
-constexpr StringLiteral Magic = "wrapguard-cache";
+constexpr llvm::StringLiteral Magic = "wrapguard-cache";
 constexpr unsigned CacheVersion = 1;
 
 std::string hashOf(StringRef Data) {
@@ -184,11 +184,13 @@ json::Value toJSON(const TUResult &R, Writer &W) {
                                      {"name", W.str(Name)}});
   const TUEvidence &Ev = R.Evidence;
   json::Array Candidates;
-  for (size_t I = 0; I < Ev.Candidates.size(); ++I)
-    Candidates.push_back(json::Object{
-        {"candidate", Ev.Candidates[I].toJSON()},
-        {"origin", I < Ev.Origins.size() ? factLocToJSON(Ev.Origins[I])
-                                         : json::Value(nullptr)}});
+  for (const HandedCandidate &C : Ev.Candidates)
+    Candidates.push_back(
+        json::Object{{"candidate", C.Cand.toJSON()},
+                     {"origin", factLocToJSON(C.Origin)},
+                     {"file", W.str(C.Diagnostic.File)},
+                     {"offset", C.Diagnostic.Offset},
+                     {"message", W.str(C.Diagnostic.Message)}});
   json::Array Skipped;
   for (const TUEvidence::Skip &S : Ev.Skipped)
     Skipped.push_back(
@@ -257,14 +259,15 @@ Expected<TUResult> tuResultFromJSON(const json::Value &V) {
   R.Evidence.Facts = std::move(*Facts);
   for (const json::Value &C : *Candidates) {
     const json::Object *CO = C.getAsObject();
-    Candidate Cand;
-    FactLoc Origin;
+    HandedCandidate H;
     if (!CO || !CO->get("candidate") ||
-        !Candidate::fromJSON(*CO->get("candidate"), Cand) ||
-        !factLocFromJSON(CO->get("origin"), Origin))
+        !Candidate::fromJSON(*CO->get("candidate"), H.Cand) ||
+        !factLocFromJSON(CO->get("origin"), H.Origin) ||
+        !Rd.str(*CO, "file", H.Diagnostic.File) ||
+        !Rd.num(*CO, "offset", H.Diagnostic.Offset) ||
+        !Rd.str(*CO, "message", H.Diagnostic.Message))
       return malformed("candidate");
-    R.Evidence.Candidates.push_back(std::move(Cand));
-    R.Evidence.Origins.push_back(std::move(Origin));
+    R.Evidence.Candidates.push_back(std::move(H));
   }
   for (const json::Value &S : *Skipped) {
     const json::Object *SO = S.getAsObject();

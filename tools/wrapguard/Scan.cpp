@@ -5,7 +5,7 @@
 #include "CrashGuard.h"
 #include "Paths.h"
 #include "Preambles.h"
-#include "ScannerHooks.h"
+#include "ScanHost.h"
 #include "TraversalScope.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyModule.h"
@@ -462,7 +462,7 @@ private:
 };
 
 TUResult scanOne(const std::string &File, const TUPlan &Plan,
-                 ScanShared &Shared, TULog &Log) {
+                 ScanShared &Shared, ScanHost &Host, TULog &Log) {
   TUResult Out;
   Out.File = File;
   const ScanOptions &Options = Shared.Options;
@@ -480,6 +480,8 @@ TUResult scanOne(const std::string &File, const TUPlan &Plan,
   Out.HeadersUnderSourceRoot =
       Options.SourceRootHeaders && !Provider->configuresHeaders(File);
   ClangTidyContext Context(std::move(Provider));
+  // The check hands this TU's facts and candidates over to Host.
+  ScopedCheckHost Installed(Context, Host);
 
   ClangTool Tool(Shared.DB, {File}, std::make_shared<PCHContainerOperations>(),
                  BaseFS);
@@ -501,11 +503,8 @@ TUResult scanOne(const std::string &File, const TUPlan &Plan,
 
   Log.How = Plan.Whole.empty() ? "parsed whole" : "parsed whole: " + Plan.Whole;
   TidyActionFactory Factory(Context, BaseFS, Pending, Out, Plan, Shared, Log);
-  // The check hands this TU's facts and candidates over here; the TU runs
-  // entirely on this thread.
-  scannerEvidence() = &Out.Evidence;
   int Status = Tool.run(&Factory);
-  scannerEvidence() = nullptr;
+  Out.Evidence = Host.takeEvidence();
   Out.Errors = TidyConsumer.take();
   Out.Parsed = Status == 0 && llvm::none_of(Out.Errors, isCompilerError);
   Out.UnitsContained = Log.Scope.Contained;
@@ -632,14 +631,10 @@ std::vector<size_t> scheduleTUs(const std::vector<TUPlan> &Plans,
 /// A TU run on a guarded thread: a crash in it becomes a crashed result.
 TUResult scanGuarded(const std::string &File, const TUPlan &Plan,
                      ScanShared &Shared, TULog &Log) {
-  ScannerHooks Hooks;
-  Hooks.CrashIn = Shared.Options.CrashIn;
+  ScanHost Host(Shared.Options.CrashIn);
   TUResult Attempt;
-  int Signal = runGuarded([&] {
-    scannerHooks() = &Hooks;
-    Attempt = scanOne(File, Plan, Shared, Log);
-    scannerHooks() = nullptr;
-  });
+  int Signal =
+      runGuarded([&] { Attempt = scanOne(File, Plan, Shared, Host, Log); });
   if (!Signal)
     return Attempt;
   TUResult Crashed;
@@ -652,7 +647,7 @@ TUResult scanGuarded(const std::string &File, const TUPlan &Plan,
   Shared.Claims.release(Log.Scope.Owned);
   // The AST the check was in is leaked, not freed: its name can be read,
   // unless the crash broke it too.
-  if (const FunctionDecl *FD = Hooks.Analysing) {
+  if (const FunctionDecl *FD = Host.analysing()) {
     llvm::CrashRecoveryContext CRC;
     std::string Name;
     if (CRC.RunSafely([&] { Name = FD->getQualifiedNameAsString(); }))

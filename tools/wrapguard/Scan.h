@@ -19,7 +19,7 @@
 #ifndef WRAPGUARD_TOOLS_SCAN_H
 #define WRAPGUARD_TOOLS_SCAN_H
 
-#include "ProjectFacts.h"
+#include "ScanHost.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang/Tooling/CompilationDatabase.h"
@@ -78,7 +78,7 @@ struct TUResult {
   /// (file as in the diagnostic, file offset) -> enclosing function.
   std::map<std::pair<std::string, unsigned>, std::string> Functions;
   /// What the check left for the project-wide decision: the TU's facts and
-  /// its candidates (see checker/ProjectFacts.h).
+  /// its candidates (ScanHost.h).
   TUEvidence Evidence;
   /// Claim keys of the project-header units the TU met, and of those it
   /// claimed (TraversalScope.h).

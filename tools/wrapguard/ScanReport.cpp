@@ -131,18 +131,27 @@ bool FindingCollector::isProjectFile(const TUResult &TU,
 void FindingCollector::addError(const TUResult &TU, const ClangTidyError &E) {
   if (TU.HeadersUnderSourceRoot && !isProjectFile(TU, E))
     return;
+  std::vector<const HandedCandidate *> Candidates = TU.Evidence.candidatesOf(E);
+  if (Candidates.empty()) {
+    addFinding(TU, E, nullptr);
+    return;
+  }
+  // Candidates that clang-tidy reported as one diagnostic (two calls in one
+  // macro expansion) are decided in turn, until one is reported.
+  for (const HandedCandidate *C : Candidates)
+    addFinding(TU, E, C);
+}
+
+void FindingCollector::addFinding(const TUResult &TU, const ClangTidyError &E,
+                                  const HandedCandidate *C) {
   const ClangTidyError *Err = &E;
-  size_t Index = 0;
-  std::string Message = E.Message.Message;
-  bool IsCandidate = consumeCandidateMarker(Message, Index) &&
-                     Index < TU.Evidence.Candidates.size();
+  bool IsCandidate = C != nullptr;
   DeferredFinding D;
   if (IsCandidate) {
     Decided.push_back(E);
-    Decided.back().Message.Message = Message;
     Err = &Decided.back();
-    D.Cand = TU.Evidence.Candidates[Index];
-    D.Origin = TU.Evidence.Origins[Index];
+    D.Cand = C->Cand;
+    D.Origin = C->Origin;
   }
   ReportFinding F = toFinding(*Err, TU, Cache);
   auto Key = std::make_tuple(F.Loc.Path, F.Loc.Offset, F.Check, F.Message);

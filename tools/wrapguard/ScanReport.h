@@ -55,6 +55,9 @@ public:
 
 private:
   void addError(const TUResult &TU, const clang::tidy::ClangTidyError &E);
+  /// E as a finding of TU: one the TU decided, or candidate C.
+  void addFinding(const TUResult &TU, const clang::tidy::ClangTidyError &E,
+                  const HandedCandidate *C);
   bool isProjectFile(const TUResult &TU, const clang::tidy::ClangTidyError &E);
   bool decide(ReportFinding &F, DeferredFinding &D);
 

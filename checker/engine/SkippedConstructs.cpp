@@ -1,6 +1,6 @@
-//===- Constructs.cpp - Constructs the engine does not analyse ------------===//
+//===- SkippedConstructs.cpp - Constructs the engine skips ----------------===//
 
-#include "Constructs.h"
+#include "SkippedConstructs.h"
 #include "Wording.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"

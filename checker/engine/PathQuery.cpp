@@ -1,6 +1,6 @@
-//===- PathFacts.cpp - Cheap answers to path questions --------------------===//
+//===- PathQuery.cpp - Cheap answers to path questions --------------------===//
 
-#include "PathFacts.h"
+#include "PathQuery.h"
 #include "ClauseLearningSolver.h"
 #include "clang/Analysis/FlowSensitive/Arena.h"
 
@@ -8,12 +8,12 @@ using namespace clang::dataflow;
 
 namespace wrapguard {
 
-void PathFacts::noteFresh(const Formula &F) {
+void TestedAtoms::noteFresh(const Formula &F) {
   if (F.kind() == Formula::AtomRef)
     Fresh.insert(F.getAtom());
 }
 
-void PathFacts::noteGuarded(const Formula &F) {
+void TestedAtoms::noteGuarded(const Formula &F) {
   if (F.kind() == Formula::Literal)
     return;
   if (F.kind() == Formula::AtomRef)
@@ -27,16 +27,16 @@ void PathFacts::noteGuarded(const Formula &F) {
   GuardedOther = true;
 }
 
-bool PathFacts::isFree(const Formula &F) const {
+bool TestedAtoms::isFree(const Formula &F) const {
   return !GuardedOther && F.kind() == Formula::AtomRef &&
          Fresh.count(F.getAtom()) && !Guarded.count(F.getAtom());
 }
 
 void PathLattice::assume(const Formula &Cond, bool Holds,
-                         const PathFacts &Facts) {
+                         const TestedAtoms &Atoms) {
   switch (Cond.kind()) {
   case Formula::AtomRef: {
-    if (!Facts.isTested(Cond.getAtom()))
+    if (!Atoms.isTested(Cond.getAtom()))
       return;
     auto [It, Inserted] = Known.try_emplace(Cond.getAtom(), Holds);
     if (!Inserted && It->second != Holds)
@@ -44,18 +44,18 @@ void PathLattice::assume(const Formula &Cond, bool Holds,
     return;
   }
   case Formula::Not:
-    return assume(*Cond.operands()[0], !Holds, Facts);
+    return assume(*Cond.operands()[0], !Holds, Atoms);
   case Formula::And:
     // `if (f && g)`: both hold on the true branch; the false branch says
     // only that one fails.
     if (Holds)
       for (const Formula *Op : Cond.operands())
-        assume(*Op, true, Facts);
+        assume(*Op, true, Atoms);
     return;
   case Formula::Or:
     if (!Holds)
       for (const Formula *Op : Cond.operands())
-        assume(*Op, false, Facts);
+        assume(*Op, false, Atoms);
     return;
   default:
     return;
@@ -90,7 +90,7 @@ LatticeJoinEffect PathLattice::join(const PathLattice &Other) {
 }
 
 LatticeJoinEffect PathLattice::widen(const PathLattice &Previous) {
-  // At a loop's back edge the facts are about atoms that each iteration
+  // At a loop's back edge the assertions are about atoms that each iteration
   // makes anew; keeping only what the previous round also knew makes the
   // sequence shrink, so the loop converges.
   join(Previous);
@@ -99,20 +99,21 @@ LatticeJoinEffect PathLattice::widen(const PathLattice &Previous) {
 }
 
 bool PathQuery::proves(const Formula &F, bool Negated) const {
-  if (Facts.exhausted())
+  if (Atoms.exhausted())
     return false;
   if (Known.contradiction())
     return true;
   if (F.kind() == Formula::Literal)
     return F.literal() != Negated || Env.proves(Env.arena().makeLiteral(false));
   if (F.kind() == Formula::AtomRef) {
-    // The answer the path's own guards give, when they give one. A fact of
-    // the opposite polarity still goes to the solver: only an infeasible
-    // path proves both, and telling that needs the whole flow condition.
+    // The answer the path's own guards give, when they give one. An
+    // assertion of the opposite polarity still goes to the solver: only an
+    // infeasible path proves both, and telling that needs the whole flow
+    // condition.
     std::optional<bool> K = Known.lookup(F.getAtom());
     if (K && *K != Negated)
       return true;
-    if (Facts.isFree(F))
+    if (Atoms.isFree(F))
       return false;
   }
   return Env.proves(Negated ? Env.arena().makeNot(F) : F);

@@ -1,4 +1,4 @@
-//===- PathFacts.h - Cheap answers to path questions ------------*- C++ -*-===//
+//===- PathQuery.h - Cheap answers to path questions ------------*- C++ -*-===//
 //
 // The diagnoser asks, at each call through a nullable callable, whether the
 // path proves the callable non-empty, or empty. The framework answers by
@@ -11,9 +11,9 @@
 // `auto g = policy();`). This file answers those without the solver:
 //
 //   PathLattice  the atoms the branches taken to this point asserted, joined
-//                by intersection: a fact holds after a join only when it
-//                held on every incoming path;
-//   PathFacts    per function, which atoms were made fresh and which were
+//                by intersection: an assertion holds after a join only when
+//                it held on every incoming path;
+//   TestedAtoms  per function, which atoms were made fresh and which were
 //                ever turned into a boolean a branch could test;
 //   PathQuery    one program point's questions: the lattice first, then the
 //                free atoms, and only then the solver.
@@ -22,8 +22,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef WRAPGUARD_ENGINE_PATHFACTS_H
-#define WRAPGUARD_ENGINE_PATHFACTS_H
+#ifndef WRAPGUARD_ENGINE_PATHQUERY_H
+#define WRAPGUARD_ENGINE_PATHQUERY_H
 
 #include "clang/Analysis/FlowSensitive/DataflowEnvironment.h"
 #include "clang/Analysis/FlowSensitive/DataflowLattice.h"
@@ -40,7 +40,7 @@ namespace wrapguard {
 /// constrain. A source's atom that no guard ever tested is free: neither it
 /// nor its negation can be proven on a feasible path, so the question needs
 /// no solver call.
-class PathFacts {
+class TestedAtoms {
 public:
   /// A fresh atom made for a source or an unknown value.
   void noteFresh(const clang::dataflow::Formula &F);
@@ -72,10 +72,11 @@ public:
   /// The branch taken made Cond hold (Holds) or fail; remembers what that
   /// says about guarded atoms.
   void assume(const clang::dataflow::Formula &Cond, bool Holds,
-              const PathFacts &Facts);
+              const TestedAtoms &Atoms);
   /// What the path says about atom A: known true, known false, or nothing.
   std::optional<bool> lookup(clang::dataflow::Atom A) const;
-  /// Two branches on the way asserted opposite facts: no execution gets here.
+  /// Two branches on the way asserted an atom and its negation: no
+  /// execution gets here.
   bool contradiction() const { return Contradiction; }
 
   clang::dataflow::LatticeJoinEffect join(const PathLattice &Other);
@@ -86,7 +87,8 @@ public:
 
 private:
   llvm::SmallDenseMap<clang::dataflow::Atom, bool, 4> Known;
-  /// Two branches asserted opposite facts: no execution reaches here.
+  /// Two branches asserted an atom and its negation: no execution reaches
+  /// here.
   bool Contradiction = false;
 };
 
@@ -94,8 +96,8 @@ private:
 class PathQuery {
 public:
   PathQuery(const clang::dataflow::Environment &Env, const PathLattice &Known,
-            const PathFacts &Facts)
-      : Env(Env), Known(Known), Facts(Facts) {}
+            const TestedAtoms &Atoms)
+      : Env(Env), Known(Known), Atoms(Atoms) {}
 
   /// Whether every path here makes F true (with Negated, false). Also true
   /// where no path reaches.
@@ -106,7 +108,7 @@ public:
 private:
   const clang::dataflow::Environment &Env;
   const PathLattice &Known;
-  const PathFacts &Facts;
+  const TestedAtoms &Atoms;
 };
 
 /// Env.proves(F), answering literals without a solver call: most states are
@@ -134,4 +136,4 @@ private:
 
 } // namespace wrapguard
 
-#endif // WRAPGUARD_ENGINE_PATHFACTS_H
+#endif // WRAPGUARD_ENGINE_PATHQUERY_H

@@ -1,14 +1,15 @@
-//===- ASTHelpers.h - AST queries shared by the model and the check -*- C++
-//-*-===//
+//===- CallableSyntax.h - What the syntax says about callables --*- C++ -*-===//
 //
-// Small questions about expressions that the dataflow model, the summaries,
-// the facts collector and the diagnoser all ask. They depend on the AST only,
-// not on the dataflow framework, so they live apart from the model.
+// What an expression says about a callable as written, asked alike by the
+// dataflow model, the summaries, the facts collector and the diagnoser: is
+// the value empty as written, is it moved from, is a call a standard
+// function, is it a subscript of a map of callables. They depend on the AST
+// only, not on the dataflow framework, so they live apart from the model.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef WRAPGUARD_ENGINE_ASTHELPERS_H
-#define WRAPGUARD_ENGINE_ASTHELPERS_H
+#ifndef WRAPGUARD_ENGINE_CALLABLESYNTAX_H
+#define WRAPGUARD_ENGINE_CALLABLESYNTAX_H
 
 #include "CallableTypes.h"
 #include "clang/AST/ASTContext.h"
@@ -16,10 +17,6 @@
 #include <string>
 
 namespace wrapguard {
-
-/// Strips what never changes which object an expression denotes: parens,
-/// implicit casts, temporaries and full-expression cleanups.
-const clang::Expr *stripNoise(const clang::Expr *E);
 
 /// Whether a value is empty as written: `nullptr`, `{}`, `Fn()`,
 /// `Fn(nullptr)`, `std::nullopt`, a value-initialised pointer. This is the
@@ -53,4 +50,4 @@ std::string mappedTypeName(const clang::Expr &M, clang::ASTContext &Ctx);
 
 } // namespace wrapguard
 
-#endif // WRAPGUARD_ENGINE_ASTHELPERS_H
+#endif // WRAPGUARD_ENGINE_CALLABLESYNTAX_H

@@ -1,6 +1,7 @@
-//===- ASTHelpers.cpp - AST queries shared by the model and the check ----===//
+//===- CallableSyntax.cpp - What the syntax says about callables ----------===//
 
-#include "ASTHelpers.h"
+#include "CallableSyntax.h"
+#include "StripNoise.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
@@ -8,18 +9,6 @@
 using namespace clang;
 
 namespace wrapguard {
-
-const Expr *stripNoise(const Expr *E) {
-  while (E) {
-    const Expr *Next = E->IgnoreParenImpCasts()->IgnoreImplicit();
-    if (const auto *FE = dyn_cast<FullExpr>(Next))
-      Next = FE->getSubExpr();
-    if (Next == E)
-      return E;
-    E = Next;
-  }
-  return E;
-}
 
 bool isNullLiteral(const Expr *E, ASTContext &Ctx) {
   E = stripNoise(E);

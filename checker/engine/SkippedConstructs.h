@@ -1,4 +1,4 @@
-//===- Constructs.h - Constructs the engine does not analyse ----*- C++ -*-===//
+//===- SkippedConstructs.h - Constructs the engine skips --------*- C++ -*-===//
 //
 // A few constructs keep a function from being analysed soundly, or crash
 // Clang 19's dataflow framework before any of our code runs. They are found
@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef WRAPGUARD_ENGINE_CONSTRUCTS_H
-#define WRAPGUARD_ENGINE_CONSTRUCTS_H
+#ifndef WRAPGUARD_ENGINE_SKIPPEDCONSTRUCTS_H
+#define WRAPGUARD_ENGINE_SKIPPEDCONSTRUCTS_H
 
 #include "clang/AST/Decl.h"
 #include "llvm/ADT/StringRef.h"
@@ -37,4 +37,4 @@ ConstructScan scanConstructs(const clang::FunctionDecl &FD);
 
 } // namespace wrapguard
 
-#endif // WRAPGUARD_ENGINE_CONSTRUCTS_H
+#endif // WRAPGUARD_ENGINE_SKIPPEDCONSTRUCTS_H

@@ -1,0 +1,282 @@
+//===- ValueSources.cpp - Which sources a callable's value comes from -----===//
+
+#include "ValueSources.h"
+#include "CallableSyntax.h"
+#include "Guards.h"
+#include "SourceKeys.h"
+#include "StripNoise.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace clang;
+
+namespace wrapguard {
+
+namespace {
+
+class SourceCollector {
+public:
+  SourceCollector(const FunctionDecl &Owner, ASTContext &Ctx,
+                  const CallableTypes &Types, const BodyIndex &Index)
+      : Owner(Owner), Ctx(Ctx), Types(Types), Index(Index) {}
+
+  void collect(const Expr *E, unsigned Depth) {
+    E = stripNoise(E);
+    if (!E || Depth > 4) {
+      Out.Complete = false;
+      return;
+    }
+    if (isEmptyValue(E, Ctx)) {
+      Out.EmptyLocally = true;
+      return;
+    }
+    if (isa<LambdaExpr>(E))
+      return; // Non-empty, and the model knows it.
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+      // A copy, move or conversion from another nullable callable carries
+      // its sources; from anything else (a lambda, a function), it is set.
+      for (const Expr *Arg : CE->arguments())
+        if (Types.isNullable(Arg->getType()))
+          return collect(Arg, Depth + 1);
+      return;
+    }
+    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
+      return collect(Cast->getSubExpr(), Depth + 1); // IntFn(identity)
+    if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+      collect(CO->getTrueExpr(), Depth + 1);
+      collect(CO->getFalseExpr(), Depth + 1);
+      return;
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+      if (UO->getOpcode() == UO_AddrOf)
+        return; // &function, &object: never null.
+      if (UO->getOpcode() == UO_Deref)
+        return collect(UO->getSubExpr(), Depth + 1);
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return collectDecl(*DRE, Depth);
+    if (const auto *ME = dyn_cast<MemberExpr>(E))
+      if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl())) {
+        if (capturedBase(*ME->getBase())) {
+          Out.Complete = false; // `[&] { req.f(); }`, `[this] { f(); }`
+          return;
+        }
+        return addField(*FD);
+      }
+    if (const auto *C = dyn_cast<CallExpr>(E))
+      return collectCall(*C, Depth);
+    Out.Complete = false;
+  }
+
+  SourceSet Out;
+
+private:
+  void add(std::optional<std::string> Key, SourceKind Kind, std::string Name) {
+    if (!Key) {
+      Out.Complete = false;
+      return;
+    }
+    for (const SourceUse &S : Out.Sources)
+      if (S.Key == *Key)
+        return;
+    Out.Sources.push_back({*Key, Kind, std::move(Name)});
+  }
+
+  bool isCaptured(const VarDecl &V) {
+    return (V.isLocalVarDecl() || isa<ParmVarDecl>(V)) &&
+           V.getDeclContext() != &Owner;
+  }
+
+  bool capturedBase(const Expr &Base) {
+    const Expr *B = stripNoise(&Base);
+    if (isa<CXXThisExpr>(B)) {
+      const auto *MD = dyn_cast<CXXMethodDecl>(&Owner);
+      return MD && MD->getParent()->isLambda();
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(B))
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+        return isCaptured(*V);
+    return false;
+  }
+
+  bool inSystemHeader(const Decl &D) {
+    return Ctx.getSourceManager().isInSystemHeader(D.getLocation());
+  }
+
+  void addField(const FieldDecl &FD) {
+    // Library fields (std::pair::second of a map entry, ...) are nobody's
+    // source: tests of one map's entries say nothing of another's.
+    if (inSystemHeader(FD)) {
+      Out.Complete = false;
+      return;
+    }
+    add(fieldKey(FD), SourceKind::Field, FD.getQualifiedNameAsString());
+  }
+
+  void collectDecl(const DeclRefExpr &DRE, unsigned Depth) {
+    const ValueDecl *D = DRE.getDecl();
+    if (isa<FunctionDecl>(D))
+      return; // A function designator: never null.
+    const auto *V = dyn_cast<VarDecl>(D);
+    if (!V) {
+      Out.Complete = false;
+      return;
+    }
+    // A lambda's capture (a local or a parameter of the enclosing
+    // function): the dataflow model does not follow values into lambdas,
+    // and the lambda is often made under the very guard that protects it.
+    if (isCaptured(*V)) {
+      Out.Complete = false;
+      return;
+    }
+    const auto *P = dyn_cast<ParmVarDecl>(V);
+    if (P)
+      add(parameterKey(*P), SourceKind::Parameter, P->getNameAsString());
+    else if (!V->isLocalVarDecl()) {
+      Out.Complete = false;
+      return;
+    } else if (const Expr *Init = V->getInit())
+      collect(Init, Depth + 1);
+    else
+      Out.EmptyLocally = true; // Default-constructed or uninitialised.
+    const BodyIndex::Local *L = Index.find(*V);
+    if (!L)
+      return;
+    if (L->Escapes)
+      Out.Complete = false;
+    for (const BodyIndex::Event &E : L->Events)
+      if (E.What == BodyIndex::Event::Assign)
+        collect(E.Value, Depth + 1);
+  }
+
+  void collectCall(const CallExpr &C, unsigned Depth) {
+    if (const Expr *Moved = movedFromObject(&C))
+      return collect(Moved, Depth + 1);
+    const FunctionDecl *FD = C.getDirectCallee();
+    if (!FD || inSystemHeader(*FD)) {
+      Out.Complete = false;
+      return;
+    }
+    add(functionKey(*FD), SourceKind::Function, FD->getQualifiedNameAsString());
+  }
+
+  const FunctionDecl &Owner;
+  ASTContext &Ctx;
+  const CallableTypes &Types;
+  const BodyIndex &Index;
+};
+
+} // namespace
+
+SourceSet sourcesOf(const Expr &E, const FunctionDecl &Owner, ASTContext &Ctx,
+                    const CallableTypes &Types, const BodyIndex &Index) {
+  SourceCollector C(Owner, Ctx, Types, Index);
+  C.collect(&E, 0);
+  return std::move(C.Out);
+}
+
+/// A function object that is not itself a nullable callable (a lambda, an
+/// adapter struct wrapping a callable): a callable made from it is never
+/// empty, whatever the object wraps (`f_ = Adapter(std::move(g));`).
+static bool isFunctionObject(const Expr &E, const CallableTypes &Types,
+                             ASTContext &Ctx) {
+  const Expr *S = &E;
+  for (const Expr *Prev = nullptr; S != Prev;) {
+    Prev = S;
+    S = S->IgnoreImplicit()->IgnoreParens();
+    // The callable's converting constructor from the object.
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(S);
+        CE && CE->getNumArgs() == 1 && Types.isNullable(CE->getType()) &&
+        !CE->getConstructor()->isCopyOrMoveConstructor())
+      S = CE->getArg(0);
+  }
+  QualType T = S->getType();
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition() || Types.isNullable(T))
+    return false;
+  return RD->isLambda() ||
+         !RD->lookup(Ctx.DeclarationNames.getCXXOperatorName(OO_Call)).empty();
+}
+
+/// A field of an object the function was handed (`req.provider_` with `req`
+/// a parameter): whether it is set is the caller's to know (it may test it
+/// before the call), which the facts of this call do not see.
+static bool isFieldOfParameter(const Expr &E) {
+  const auto *ME = dyn_cast<MemberExpr>(stripNoise(&E));
+  if (!ME || !isa<FieldDecl>(ME->getMemberDecl()))
+    return false;
+  const auto *DRE = dyn_cast<DeclRefExpr>(stripNoise(ME->getBase()));
+  return DRE && isa<ParmVarDecl>(DRE->getDecl());
+}
+
+ValueState valueStateOf(const Expr &E, const FunctionDecl *Owner,
+                        ASTContext &Ctx, const CallableTypes &Types,
+                        BodyIndexes &Indexes) {
+  if (isEmptyValue(&E, Ctx))
+    return ValueState::of(ValueState::Empty);
+  if (isFunctionObject(E, Types, Ctx))
+    return ValueState::of(ValueState::Set);
+  if (!Owner) {
+    // A global's initializer: only what is written there tells.
+    const Expr *S = stripNoise(&E);
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(S);
+        CE && CE->getNumArgs() == 1)
+      S = stripNoise(CE->getArg(0));
+    bool Set = isa<LambdaExpr, CXXNewExpr>(S);
+    if (const auto *UO = dyn_cast<UnaryOperator>(S))
+      Set |= UO->getOpcode() == UO_AddrOf;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      Set |= isa<FunctionDecl>(DRE->getDecl());
+    return ValueState::of(Set ? ValueState::Set : ValueState::Unknown);
+  }
+  // A local passed on is judged by the last value it was given before the
+  // call, in source order: `Fn out; if (c) out = f; else out = g; run(out);`
+  // passes a set value, whatever `Fn out;` said. Branches that leave it
+  // empty are not seen, which keeps argument evidence on the side of
+  // silence.
+  const SourceManager &SM = Ctx.getSourceManager();
+  // Passed by value: the copy or move of the local.
+  const Expr *Passed = stripNoise(&E);
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(Passed);
+      CE && CE->getNumArgs() == 1 &&
+      CE->getConstructor()->isCopyOrMoveConstructor())
+    Passed = stripNoise(CE->getArg(0));
+  if (const Expr *Moved = movedFromObject(Passed))
+    Passed = stripNoise(Moved);
+  if (isFieldOfParameter(*Passed))
+    return ValueState::of(ValueState::Unknown);
+  // Passed under a test that proves it set: `if (f) run(f);`.
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Passed); DRE && Owner->getBody())
+    if (llvm::is_contained(
+            nonEmptyVarsAt(E, Indexes.of(*Owner).parents(), Types, Ctx),
+            DRE->getDecl()))
+      return ValueState::of(ValueState::Set);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Passed))
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+        V && V->isLocalVarDecl() && V->getDeclContext() == Owner)
+      if (std::optional<BodyIndex::Event> Last =
+              Indexes.of(*Owner).latestBefore(
+                  *V, SM.getExpansionLoc(E.getBeginLoc()), SM)) {
+        if (Last->What != BodyIndex::Event::Init &&
+            Last->What != BodyIndex::Event::Assign)
+          return ValueState::of(ValueState::Empty);
+        if (stripNoise(Last->Value) != Passed)
+          return valueStateOf(*Last->Value, Owner, Ctx, Types, Indexes);
+      }
+  SourceSet S = sourcesOf(E, *Owner, Ctx, Types, Indexes.of(*Owner));
+  if (!S.Complete)
+    return ValueState::of(ValueState::Unknown);
+  if (S.EmptyLocally)
+    return ValueState::of(ValueState::Empty);
+  if (S.Sources.empty())
+    return ValueState::of(ValueState::Set);
+  ValueState V = ValueState::of(ValueState::From);
+  for (const SourceUse &U : S.Sources)
+    V.Keys.push_back(U.Key);
+  llvm::sort(V.Keys);
+  return V;
+}
+
+} // namespace wrapguard

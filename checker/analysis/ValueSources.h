@@ -1,0 +1,56 @@
+//===- ValueSources.h - Where a callable's value comes from -----*- C++ -*-===//
+//
+// Reads off a function's syntax which sources (SourceKeys.h) an expression's
+// value may come from, and what a value is where it is passed or stored:
+// what a candidate's keys are, and what the facts record of arguments and
+// assignments.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WRAPGUARD_ANALYSIS_VALUESOURCES_H
+#define WRAPGUARD_ANALYSIS_VALUESOURCES_H
+
+#include "BodyIndex.h"
+#include "CallableTypes.h"
+#include "ProjectFacts.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include <string>
+#include <vector>
+
+namespace wrapguard {
+
+/// A source an expression's value may come from.
+struct SourceUse {
+  std::string Key;
+  SourceKind Kind;
+  std::string Name;
+};
+
+struct SourceSet {
+  std::vector<SourceUse> Sources;
+  /// Some assignment or initialisation makes the value empty locally.
+  bool EmptyLocally = false;
+  /// False when some origin is neither a keyed source nor a value of known
+  /// state (e.g. a call through another callable): the set cannot decide.
+  bool Complete = true;
+};
+
+/// The sources E's value may come from, read off the syntax of Owner's body:
+/// a call, a field, a parameter, or a local whose initialisations and
+/// assignments are followed (a few levels deep) through Index, Owner's.
+SourceSet sourcesOf(const clang::Expr &E, const clang::FunctionDecl &Owner,
+                    clang::ASTContext &Ctx, const CallableTypes &Types,
+                    const BodyIndex &Index);
+
+/// The state of E's value where Owner passes or stores it (Owner is null
+/// for the initializer of a global): set, empty on some path, from other
+/// sources (sourcesOf), or unknown.
+ValueState valueStateOf(const clang::Expr &E, const clang::FunctionDecl *Owner,
+                        clang::ASTContext &Ctx, const CallableTypes &Types,
+                        BodyIndexes &Indexes);
+
+} // namespace wrapguard
+
+#endif // WRAPGUARD_ANALYSIS_VALUESOURCES_H

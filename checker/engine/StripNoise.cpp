@@ -1,0 +1,21 @@
+//===- StripNoise.cpp - What never changes the object denoted -------------===//
+
+#include "StripNoise.h"
+
+using namespace clang;
+
+namespace wrapguard {
+
+const Expr *stripNoise(const Expr *E) {
+  while (E) {
+    const Expr *Next = E->IgnoreParenImpCasts()->IgnoreImplicit();
+    if (const auto *FE = dyn_cast<FullExpr>(Next))
+      Next = FE->getSubExpr();
+    if (Next == E)
+      return E;
+    E = Next;
+  }
+  return E;
+}
+
+} // namespace wrapguard
