@@ -13,6 +13,7 @@
 
 namespace clang {
 class CallExpr;
+class CFGElement;
 } // namespace clang
 
 namespace wrapguard {
@@ -21,6 +22,9 @@ class CallResultOracle {
 public:
   virtual ~CallResultOracle() = default;
   virtual Emptiness classifyCallResult(const clang::CallExpr &Call) = 0;
+  /// Whether Elt calls a function that never returns (a call, a
+  /// construction, a destructor at a scope's end): the path ends there.
+  virtual bool endsPath(const clang::CFGElement &Elt) { return false; }
 };
 
 } // namespace wrapguard

@@ -78,6 +78,9 @@ public:
   /// Two branches on the way asserted an atom and its negation: no
   /// execution gets here.
   bool contradiction() const { return Contradiction; }
+  /// The path ended here (a call that never returns): nothing after it
+  /// runs, and a join takes the other paths' knowledge whole.
+  void markUnreachable() { Contradiction = true; }
 
   clang::dataflow::LatticeJoinEffect join(const PathLattice &Other);
   clang::dataflow::LatticeJoinEffect widen(const PathLattice &Previous);

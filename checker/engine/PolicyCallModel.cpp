@@ -42,12 +42,19 @@ PolicyCallModel::PolicyCallModel(ASTContext &Ctx, Environment &Env,
       });
 }
 
-void PolicyCallModel::transfer(const CFGElement &Elt, PathLattice &,
+void PolicyCallModel::transfer(const CFGElement &Elt, PathLattice &L,
                                Environment &Env) {
   if (auto S = Elt.getAs<CFGStmt>()) {
     TransferContext C{getASTContext(), Types,       Oracle,
                       Atoms,           KeyPresence, OpenMP.get()};
     transferStatement(*S->getStmt(), C, Env);
+  }
+  // Clang's CFG cuts paths at calls declared noreturn; a function that
+  // never returns by its body (a logger that always throws) is cut here:
+  // nothing after it runs, so it proves everything and decides nothing.
+  if (Oracle.endsPath(Elt)) {
+    L.markUnreachable();
+    Env.assume(Env.arena().makeLiteral(false));
   }
 }
 

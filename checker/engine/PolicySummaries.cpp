@@ -20,7 +20,7 @@ static constexpr unsigned MaxSummaryDepth = 3;
 
 PolicySummaries::PolicySummaries(ASTContext &Ctx, const AnalysisOptions &Opts,
                                  const CallableTypes &Types)
-    : Ctx(Ctx), Opts(Opts), Types(Types),
+    : Ctx(Ctx), Opts(Opts), Types(Types), NoReturn(Ctx),
       PolicyRe(Opts.PolicyNames, llvm::Regex::IgnoreCase),
       Lookups(Opts.LookupFunctions) {}
 

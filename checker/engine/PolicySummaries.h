@@ -13,6 +13,7 @@
 #include "AnalysisOptions.h"
 #include "CallResultOracle.h"
 #include "CallableTypes.h"
+#include "NeverReturns.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
@@ -27,6 +28,11 @@ public:
                   const CallableTypes &Types);
 
   Emptiness classifyCallResult(const clang::CallExpr &Call) override;
+  bool endsPath(const clang::CFGElement &Elt) override {
+    return NoReturn.stopsAt(Elt) != nullptr;
+  }
+  /// Whether no call of FD returns (see NeverReturns.h).
+  bool neverReturns(const clang::FunctionDecl &FD) { return NoReturn(FD); }
 
   /// Summary of a definition's returns; Unknown when not every return is
   /// understood or the analysis went over budget. EmptyAt, when given,
@@ -50,6 +56,7 @@ private:
   clang::ASTContext &Ctx;
   const AnalysisOptions &Opts;
   const CallableTypes &Types;
+  NeverReturns NoReturn;
   llvm::Regex PolicyRe;
   QualifiedNameMatcher Lookups;
   struct Summary {

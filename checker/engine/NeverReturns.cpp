@@ -1,0 +1,130 @@
+//===- NeverReturns.cpp - Functions no call of which comes back -----------===//
+
+#include "NeverReturns.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Analysis/CFG.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallVector.h"
+
+using namespace clang;
+
+namespace wrapguard {
+
+/// How many definitions one question may open, nested (a logger calling a
+/// formatter calling a thrower). Deeper chains are taken to return, which
+/// only keeps code alive.
+static constexpr unsigned MaxNeverReturnsDepth = 4;
+
+/// The callee of a call that only an override could change: a virtual
+/// method called through a pointer or reference may run another body.
+static const FunctionDecl *directCallee(const CallExpr &Call) {
+  const FunctionDecl *FD = Call.getDirectCallee();
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
+  if (!MD || !MD->isVirtual())
+    return FD;
+  if (MD->hasAttr<FinalAttr>() || MD->getParent()->hasAttr<FinalAttr>())
+    return FD;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(&Call))
+    if (const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens()))
+      if (ME->hasQualifier())
+        return FD;
+  return nullptr;
+}
+
+const FunctionDecl *NeverReturns::stopsAt(const CFGElement &Elt) {
+  const FunctionDecl *Callee = nullptr;
+  if (auto S = Elt.getAs<CFGStmt>()) {
+    if (const auto *Call = dyn_cast<CallExpr>(S->getStmt()))
+      Callee = directCallee(*Call);
+    else if (const auto *CE = dyn_cast<CXXConstructExpr>(S->getStmt()))
+      Callee = CE->getConstructor();
+  } else if (auto D = Elt.getAs<CFGImplicitDtor>()) {
+    Callee = D->getDestructorDecl(Ctx);
+  }
+  return Callee && (*this)(*Callee) ? Callee : nullptr;
+}
+
+bool NeverReturns::operator()(const FunctionDecl &FD) {
+  if (FD.isNoReturn())
+    return true;
+  // Only what could end a path in a project's code is read: functions that
+  // return nothing (a function that returns a value has a reason to), and
+  // constructors and destructors (fatal log-message objects). A system
+  // header's functions that never return say so in their declarations.
+  if (!FD.getReturnType()->isVoidType())
+    return false;
+  const FunctionDecl *Def = nullptr;
+  if (!FD.hasBody(Def) || !Def || Def->isDependentContext() ||
+      Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+    return false;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Def))
+    if (MD->isVirtual() && !MD->hasAttr<FinalAttr>() &&
+        !MD->getParent()->hasAttr<FinalAttr>())
+      return false; // Callers may reach an override.
+  auto It = Cache.find(Def);
+  if (It != Cache.end())
+    return It->second;
+  if (InProgress.size() >= MaxNeverReturnsDepth || InProgress.count(Def)) {
+    Truncated = true;
+    return false;
+  }
+  bool OuterTruncated = std::exchange(Truncated, false);
+  InProgress.insert(Def);
+  bool Result = ofDefinition(*Def);
+  InProgress.erase(Def);
+  // "Never returns" holds whatever was cut short (a cut-short callee was
+  // taken to return); "returns" may not.
+  if (Result || !Truncated)
+    Cache[Def] = Result;
+  Truncated |= OuterTruncated;
+  return Result;
+}
+
+bool NeverReturns::ofDefinition(const FunctionDecl &Def) {
+  CFG::BuildOptions Opts;
+  // Destructors and temporaries' destructors run code too: a fatal log
+  // message object that throws when it dies (`Fatal() << msg;`) ends the
+  // path like a call.
+  Opts.AddImplicitDtors = true;
+  Opts.AddTemporaryDtors = true;
+  Opts.AddInitializers = true;
+  std::unique_ptr<CFG> G =
+      CFG::buildCFG(&Def, Def.getBody(), &Ctx, std::move(Opts));
+  if (!G)
+    return false;
+  // Does any path from the entry reach the exit by returning? A throw's edge
+  // to the exit is the exception leaving, not a return; a block that calls
+  // a function that never returns ends there (Clang's CFG already sends
+  // declared-noreturn calls straight to the exit: those blocks are marked).
+  const CFGBlock &Exit = G->getExit();
+  llvm::SmallVector<const CFGBlock *, 16> Work{&G->getEntry()};
+  llvm::SmallPtrSet<const CFGBlock *, 32> Seen{&G->getEntry()};
+  while (!Work.empty()) {
+    const CFGBlock *B = Work.pop_back_val();
+    if (B == &Exit)
+      return false;
+    if (B->hasNoReturnElement())
+      continue;
+    bool Stops = false, Throws = false;
+    for (const CFGElement &Elt : *B) {
+      if (auto S = Elt.getAs<CFGStmt>())
+        Throws |= isa<CXXThrowExpr>(S->getStmt());
+      if (stopsAt(Elt)) {
+        Stops = true;
+        break;
+      }
+    }
+    if (Stops)
+      continue;
+    for (const CFGBlock *Succ : B->succs()) {
+      if (!Succ || (Throws && Succ == &Exit))
+        continue;
+      if (Seen.insert(Succ).second)
+        Work.push_back(Succ);
+    }
+  }
+  return true;
+}
+
+} // namespace wrapguard

@@ -1,0 +1,55 @@
+//===- NeverReturns.h - Functions no call of which comes back ---*- C++ -*-===//
+//
+// A function never returns when no path through its body reaches a normal
+// return: every path ends in a `throw` that nothing in it catches, in a
+// call to a `[[noreturn]]` function, or in a call to another function that
+// never returns. Loggers that format a message and throw, and the macros
+// that call them, are the common case; they are found from their bodies,
+// never from a list of names. The engine treats the code after such a call
+// as dead, so a `return nullptr;` behind it is no evidence and a call behind
+// it is no finding.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WRAPGUARD_ENGINE_NEVERRETURNS_H
+#define WRAPGUARD_ENGINE_NEVERRETURNS_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace clang {
+class CFGElement;
+} // namespace clang
+
+namespace wrapguard {
+
+class NeverReturns {
+public:
+  explicit NeverReturns(clang::ASTContext &Ctx) : Ctx(Ctx) {}
+
+  /// Whether no call of FD returns: declared noreturn, or a visible,
+  /// non-virtual definition none of whose paths returns.
+  bool operator()(const clang::FunctionDecl &FD);
+
+  /// The function a CFG element calls that never returns (a call, a
+  /// construction, a destructor run at a scope's or a temporary's end), or
+  /// null.
+  const clang::FunctionDecl *stopsAt(const clang::CFGElement &Elt);
+
+private:
+  bool ofDefinition(const clang::FunctionDecl &Def);
+
+  clang::ASTContext &Ctx;
+  llvm::DenseMap<const clang::FunctionDecl *, bool> Cache;
+  llvm::SmallPtrSet<const clang::FunctionDecl *, 8> InProgress;
+  /// Set when an answer in progress met the depth bound or a recursion:
+  /// such answers ("returns") are not cached, so that the order functions
+  /// are asked in cannot change a later answer.
+  bool Truncated = false;
+};
+
+} // namespace wrapguard
+
+#endif // WRAPGUARD_ENGINE_NEVERRETURNS_H
