@@ -3,6 +3,8 @@
 #include "Constructions.h"
 #include "CallableSyntax.h"
 #include "Guards.h"
+#include "PolicyCallModel.h"
+#include "PolicySummaries.h"
 #include "SourceKeys.h"
 #include "StripNoise.h"
 #include "ValueSources.h"
@@ -439,8 +441,49 @@ bool defaultInitSets(const FieldDecl &F, ASTContext &Ctx) {
 
 } // namespace
 
+const llvm::SmallPtrSet<const FieldDecl *, 4> &
+Constructions::setOnEveryPath(const CXXConstructorDecl &Def) {
+  auto [It, Inserted] = SetAtExit.try_emplace(&Def);
+  if (!Inserted)
+    return It->second;
+  llvm::SmallPtrSet<const FieldDecl *, 4> Set;
+  llvm::Error Err = runPolicyCallModel(
+      Def, Ctx, Types, Oracle, Opts.MaxSolverIterations, Opts.MaxBlockVisits,
+      [](const CFGElement &, const PathQuery &) {},
+      [&](const PathQuery &Q) {
+        for (const FieldDecl *F : fieldsProvenSet(Q, Types))
+          Set.insert(F);
+      });
+  // Over a budget, or a construct the engine skips: nothing is proved.
+  if (Err)
+    llvm::consumeError(std::move(Err));
+  return SetAtExit[&Def] = std::move(Set);
+}
+
 std::optional<CtorFact> Constructions::effectOn(const CXXConstructorDecl &Ctor,
                                                 const FieldDecl &F) {
+  std::optional<CtorFact> Fact = writtenEffectOn(Ctor, F);
+  // What the statements say is refined by what the flow analysis proves: a
+  // constructor that normalises its argument (`p_ = p; if (!p_) p_ = dflt;`)
+  // sets the field whatever it is passed. A construction leaves a field
+  // empty only if some path to the constructor's exit does.
+  const FunctionDecl *Def = nullptr;
+  if (Fact &&
+      (!Fact->SetsField || Fact->FromParameter >= 0 ||
+       !Fact->Condition.empty()) &&
+      !Ctor.isDefaulted() && Ctor.hasBody(Def) && Def &&
+      setOnEveryPath(*cast<CXXConstructorDecl>(Def)).count(&F)) {
+    Fact->SetsField = true;
+    Fact->FromParameter = -1;
+    Fact->Condition.clear();
+    Fact->ConditionText.clear();
+  }
+  return Fact;
+}
+
+std::optional<CtorFact>
+Constructions::writtenEffectOn(const CXXConstructorDecl &Ctor,
+                               const FieldDecl &F) {
   CtorFact Fact;
   Fact.Name = constructorName(Ctor);
   if (Ctor.isDefaulted()) {

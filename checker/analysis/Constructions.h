@@ -14,13 +14,16 @@
 #ifndef WRAPGUARD_ANALYSIS_CONSTRUCTIONS_H
 #define WRAPGUARD_ANALYSIS_CONSTRUCTIONS_H
 
+#include "AnalysisOptions.h"
 #include "BodyIndex.h"
+#include "CallResultOracle.h"
 #include "CallableTypes.h"
 #include "ProjectFacts.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include <optional>
 #include <string>
 
@@ -38,9 +41,11 @@ struct Construction {
 /// caches that keep it linear.
 class Constructions {
 public:
+  /// Oracle and Opts serve the flow analysis of constructors' bodies.
   Constructions(clang::ASTContext &Ctx, const CallableTypes &Types,
-                BodyIndexes &Indexes)
-      : Ctx(Ctx), Types(Types), Indexes(Indexes) {}
+                BodyIndexes &Indexes, CallResultOracle &Oracle,
+                const AnalysisOptions &Opts)
+      : Ctx(Ctx), Types(Types), Indexes(Indexes), Oracle(Oracle), Opts(Opts) {}
 
   /// Whether RD (outside system headers) declares a nullable-callable field.
   bool hasCallableFields(const clang::CXXRecordDecl &RD);
@@ -58,6 +63,10 @@ public:
   /// TU (the TU that has it records it).
   std::optional<CtorFact> effectOn(const clang::CXXConstructorDecl &Ctor,
                                    const clang::FieldDecl &F);
+
+  /// The effect as the init list and the body's statements write it.
+  std::optional<CtorFact> writtenEffectOn(const clang::CXXConstructorDecl &Ctor,
+                                          const clang::FieldDecl &F);
 
   /// `Layer(int, int)`: how a constructor is named in notes.
   static std::string constructorName(const clang::CXXConstructorDecl &C);
@@ -80,10 +89,20 @@ private:
                     const clang::FunctionDecl *Owner);
   ValueState stateOf(const clang::Expr *Arg, const clang::FunctionDecl *Owner);
 
+  /// The callable fields that the flow analysis of Def's init list and body
+  /// proves non-empty at its exit, on every path that returns.
+  const llvm::SmallPtrSet<const clang::FieldDecl *, 4> &
+  setOnEveryPath(const clang::CXXConstructorDecl &Def);
+
   clang::ASTContext &Ctx;
   const CallableTypes &Types;
   BodyIndexes &Indexes;
+  CallResultOracle &Oracle;
+  const AnalysisOptions &Opts;
   llvm::DenseMap<const clang::CXXRecordDecl *, bool> HasCallables;
+  llvm::DenseMap<const clang::CXXConstructorDecl *,
+                 llvm::SmallPtrSet<const clang::FieldDecl *, 4>>
+      SetAtExit;
   llvm::DenseMap<const clang::FunctionDecl *, const clang::CXXConstructExpr *>
       Forwarded;
 };

@@ -79,7 +79,7 @@ public:
   Impl(ASTContext &Ctx, AnalysisOptions O)
       : Ctx(Ctx), Opts(std::move(O)),
         Types(Opts.NullableCallableTypes, Opts.InvokeMethods),
-        Summaries(Ctx, Opts, Types), Cs(Ctx, Types, Indexes),
+        Summaries(Ctx, Opts, Types), Cs(Ctx, Types, Indexes, Summaries, Opts),
         Caps(Ctx, Types, Summaries, Opts) {}
 
   std::vector<Finding> analyze(const FunctionDecl &FD, AnalysisStatus *Status,

@@ -10,10 +10,14 @@
 #define WRAPGUARD_ENGINE_CALLRESULTORACLE_H
 
 #include "Emptiness.h"
+#include "llvm/ADT/ArrayRef.h"
 
 namespace clang {
 class CallExpr;
 class CFGElement;
+class CXXConstructExpr;
+class CXXMethodDecl;
+class FieldDecl;
 } // namespace clang
 
 namespace wrapguard {
@@ -25,6 +29,18 @@ public:
   /// Whether Elt calls a function that never returns (a call, a
   /// construction, a destructor at a scope's end): the path ends there.
   virtual bool endsPath(const clang::CFGElement &Elt) { return false; }
+  /// The state of a callable object of a class outside namespace std right
+  /// after Construct, which passes no argument of its own.
+  virtual Emptiness afterConstruction(const clang::CXXConstructExpr &) {
+    return Emptiness::Unknown;
+  }
+  /// The callable fields of `*this` that every return of Method leaves
+  /// non-empty (`void reset_to_default() { p_ = dflt; }`), for a call of it
+  /// on `this`.
+  virtual llvm::ArrayRef<const clang::FieldDecl *>
+  fieldsSetBy(const clang::CXXMethodDecl &) {
+    return {};
+  }
 };
 
 } // namespace wrapguard

@@ -225,7 +225,8 @@ llvm::Error runPolicyCallModel(
     const FunctionDecl &FD, ASTContext &Ctx, const CallableTypes &Types,
     CallResultOracle &Oracle, std::int64_t MaxSolverIterations,
     std::int32_t MaxBlockVisits,
-    llvm::function_ref<void(const CFGElement &, const PathQuery &)> Visit) {
+    llvm::function_ref<void(const CFGElement &, const PathQuery &)> Visit,
+    llvm::function_ref<void(const PathQuery &)> AtExit) {
   ConstructScan Scan = scanConstructs(FD);
   if (!Scan.Unsupported.empty())
     return llvm::make_error<AnalysisSkipped>(
@@ -274,6 +275,13 @@ llvm::Error runPolicyCallModel(
                                 return llvm::createStringError(
                                     E.convertToErrorCode(), E.getMessage());
                               });
+  if (AtExit) {
+    const auto &Exit = (*States)[CFG->getCFG().getExit().getBlockID()];
+    if (Exit)
+      AtExit(PathQuery(Exit->Env,
+                       llvm::any_cast<const PathLattice &>(Exit->Lattice.Value),
+                       Atoms));
+  }
   return llvm::Error::success();
 }
 

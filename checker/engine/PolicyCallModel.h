@@ -110,15 +110,17 @@ private:
 
 /// Runs the model over FD within the given budgets and calls Visit on every
 /// CFG element of the converged analysis, with the questions the state before
-/// it answers. Returns AnalysisSkipped when a budget runs out or FD contains
-/// a construct the engine does not analyse (checked before the framework
-/// sees FD), and another error when FD cannot be analysed.
+/// it answers, and AtExit (when given) with those of the state at FD's exit
+/// (not called when no path returns). Returns AnalysisSkipped when a budget
+/// runs out or FD contains a construct the engine does not analyse (checked
+/// before the framework sees FD), and another error when FD cannot be analysed.
 llvm::Error runPolicyCallModel(
     const clang::FunctionDecl &FD, clang::ASTContext &Ctx,
     const CallableTypes &Types, CallResultOracle &Oracle,
     std::int64_t MaxSolverIterations, std::int32_t MaxBlockVisits,
     llvm::function_ref<void(const clang::CFGElement &, const PathQuery &)>
-        Visit);
+        Visit,
+    llvm::function_ref<void(const PathQuery &)> AtExit = nullptr);
 
 } // namespace wrapguard
 

@@ -582,6 +582,7 @@ private:
   bool nullComparison(bool IsEq, const Expr *L, const Expr *R, const Expr &Cmp);
   bool member(const CXXMemberCallExpr &MC, const Expr &Obj, Member M);
   bool unlistedMember(const CXXMemberCallExpr &MC, const Expr &Obj);
+  void setFieldsOfThis(llvm::ArrayRef<const FieldDecl *> Fields);
   void assignPointer(const BinaryOperator &BO);
   void unfoldIntegerComparison(const BinaryOperator &BO);
   void pointerCast(const CastExpr &Cast, Bools B);
@@ -611,8 +612,15 @@ void Transfer::VisitCXXConstructExpr(const CXXConstructExpr *CE) {
     return;
   RecordStorageLocation &L = Env.getResultObjectLocation(*CE);
   if (llvm::all_of(CE->arguments(),
-                   [](const Expr *A) { return isa<CXXDefaultArgExpr>(A); }))
-    return W.setRecordState(L, W.emptyState());
+                   [](const Expr *A) { return isa<CXXDefaultArgExpr>(A); })) {
+    // The standard's nullable types are empty when default-constructed; any
+    // other class is what its constructor leaves (a LibTorch module holder
+    // constructs its module).
+    if (Ctor->getParent()->isInStdNamespace())
+      return W.setRecordState(L, W.emptyState());
+    return W.setRecordState(L,
+                            W.fromEmptiness(C.Oracle.afterConstruction(*CE)));
+  }
   if (Ctor->isCopyOrMoveConstructor())
     return copyOrMoveConstruct(*CE, L);
   const Expr *Arg0 = CE->getArg(0);
@@ -709,6 +717,23 @@ void Transfer::VisitCXXMemberCallExpr(const CXXMemberCallExpr *MC) {
       member(*MC, *Obj, memberOf(*Method)))
     return;
   VisitCallExpr(MC);
+  if (Obj && Method && isa<CXXThisExpr>(Obj->IgnoreParenImpCasts()))
+    setFieldsOfThis(C.Oracle.fieldsSetBy(*Method));
+}
+
+/// After `init()` on this: what the method's summary proves it sets.
+void Transfer::setFieldsOfThis(llvm::ArrayRef<const FieldDecl *> Fields) {
+  RecordStorageLocation *This = Env.getThisPointeeStorageLocation();
+  if (!This || Fields.empty())
+    return;
+  for (const auto &[D, L] : This->children()) {
+    if (!L || !llvm::is_contained(Fields, D))
+      continue;
+    if (auto *RL = dyn_cast<RecordStorageLocation>(L))
+      W.setRecordState(*RL, W.nonEmptyState());
+    else if (const auto *F = dyn_cast<FieldDecl>(D))
+      Env.setValue(*L, W.makePointer(F->getType(), W.nonEmptyState()));
+  }
 }
 
 bool Transfer::member(const CXXMemberCallExpr &MC, const Expr &Obj, Member M) {

@@ -20,7 +20,7 @@ static constexpr unsigned MaxSummaryDepth = 3;
 
 PolicySummaries::PolicySummaries(ASTContext &Ctx, const AnalysisOptions &Opts,
                                  const CallableTypes &Types)
-    : Ctx(Ctx), Opts(Opts), Types(Types), NoReturn(Ctx),
+    : Ctx(Ctx), Opts(Opts), Types(Types), NoReturn(Ctx), Handles(Ctx),
       PolicyRe(Opts.PolicyNames, llvm::Regex::IgnoreCase),
       Lookups(Opts.LookupFunctions) {}
 
@@ -140,6 +140,62 @@ Emptiness PolicySummaries::classifyCallResult(const CallExpr &Call) {
       return S;
   }
   return deferOrByName(Call);
+}
+
+llvm::SmallVector<const FieldDecl *, 2>
+fieldsProvenSet(const PathQuery &Q, const CallableTypes &Types) {
+  llvm::SmallVector<const FieldDecl *, 2> Out;
+  const Environment &Env = Q.env();
+  const RecordStorageLocation *This = Env.getThisPointeeStorageLocation();
+  if (!This)
+    return Out;
+  for (const auto &[D, L] : This->children()) {
+    const auto *F = dyn_cast<FieldDecl>(D);
+    if (!F || !L || !Types.isNullable(F->getType()))
+      continue;
+    CallableState St;
+    if (const auto *RL = dyn_cast<RecordStorageLocation>(L))
+      St = stateOfRecord(*RL, Env);
+    else if (const auto *PV = Env.get<PointerValue>(*L))
+      St = stateOfPointer(*PV);
+    if (St.NonEmpty && judgeState(St, Q) == Emptiness::NonEmpty)
+      Out.push_back(F);
+  }
+  return Out;
+}
+
+llvm::ArrayRef<const FieldDecl *>
+PolicySummaries::fieldsSetBy(const CXXMethodDecl &Method) {
+  const FunctionDecl *Def = nullptr;
+  if ((Method.isVirtual() && !Method.hasAttr<FinalAttr>() &&
+       !Method.getParent()->hasAttr<FinalAttr>()) ||
+      !Method.hasBody(Def) || !Def || Def->isDependentContext() ||
+      Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+    return {};
+  auto It = FieldsSet.find(Def);
+  if (It != FieldsSet.end())
+    return It->second;
+  if (InProgress.size() >= MaxSummaryDepth || InProgress.count(Def)) {
+    Truncated = true;
+    return {};
+  }
+  bool OuterTruncated = std::exchange(Truncated, false);
+  InProgress.insert(Def);
+  llvm::SmallVector<const FieldDecl *, 2> Set;
+  llvm::Error Err = runPolicyCallModel(
+      *Def, Ctx, Types, *this, Opts.MaxSolverIterations, Opts.MaxBlockVisits,
+      [](const CFGElement &, const PathQuery &) {},
+      [&](const PathQuery &Q) { Set = fieldsProvenSet(Q, Types); });
+  InProgress.erase(Def);
+  if (Err) {
+    llvm::consumeError(std::move(Err));
+    Set.clear();
+  }
+  bool Whole = !Truncated;
+  Truncated |= OuterTruncated;
+  if (!Whole)
+    return {}; // Not cached: see summarize.
+  return FieldsSet[Def] = std::move(Set);
 }
 
 Emptiness PolicySummaries::summarize(const FunctionDecl &Def,

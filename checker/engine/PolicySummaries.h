@@ -13,7 +13,9 @@
 #include "AnalysisOptions.h"
 #include "CallResultOracle.h"
 #include "CallableTypes.h"
+#include "HandleConstructors.h"
 #include "NeverReturns.h"
+#include "PathQuery.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
@@ -31,6 +33,11 @@ public:
   bool endsPath(const clang::CFGElement &Elt) override {
     return NoReturn.stopsAt(Elt) != nullptr;
   }
+  Emptiness afterConstruction(const clang::CXXConstructExpr &CE) override {
+    return Handles.afterConstruction(CE);
+  }
+  llvm::ArrayRef<const clang::FieldDecl *>
+  fieldsSetBy(const clang::CXXMethodDecl &Method) override;
   /// Whether no call of FD returns (see NeverReturns.h).
   bool neverReturns(const clang::FunctionDecl &FD) { return NoReturn(FD); }
 
@@ -57,6 +64,7 @@ private:
   const AnalysisOptions &Opts;
   const CallableTypes &Types;
   NeverReturns NoReturn;
+  HandleConstructors Handles;
   llvm::Regex PolicyRe;
   QualifiedNameMatcher Lookups;
   struct Summary {
@@ -64,10 +72,18 @@ private:
     clang::SourceLocation EmptyAt;
   };
   llvm::DenseMap<const clang::FunctionDecl *, Summary> Cache;
+  llvm::DenseMap<const clang::FunctionDecl *,
+                 llvm::SmallVector<const clang::FieldDecl *, 2>>
+      FieldsSet;
   llvm::SmallPtrSet<const clang::FunctionDecl *, 8> InProgress;
   /// Set when a summary in progress met the depth bound or a recursion.
   bool Truncated = false;
 };
+
+/// The callable fields of `*this` that the state Q describes proves
+/// non-empty (at a constructor's or method's exit).
+llvm::SmallVector<const clang::FieldDecl *, 2>
+fieldsProvenSet(const PathQuery &Q, const CallableTypes &Types);
 
 } // namespace wrapguard
 
