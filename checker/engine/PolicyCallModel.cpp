@@ -2,6 +2,7 @@
 
 #include "PolicyCallModel.h"
 #include "CallableValues.h"
+#include "DeadLocals.h"
 #include "PolicyCallTransfer.h"
 #include "SkippedConstructs.h"
 #include "Wording.h"
@@ -42,13 +43,19 @@ PolicyCallModel::PolicyCallModel(ASTContext &Ctx, Environment &Env,
       });
 }
 
-void PolicyCallModel::transfer(const CFGElement &Elt, PathLattice &,
+void PolicyCallModel::transfer(const CFGElement &Elt, PathLattice &L,
                                Environment &Env) {
   if (auto S = Elt.getAs<CFGStmt>()) {
     TransferContext C{getASTContext(), Types,       Oracle,
                       Atoms,           KeyPresence, OpenMP.get()};
     transferStatement(*S->getStmt(), C, Env);
+    return;
   }
+  // A local's scope ends: nothing can name it again, so the state stops
+  // carrying it (see DeadLocals.h).
+  if (auto End = Elt.getAs<CFGLifetimeEnds>())
+    if (const VarDecl *V = End->getVarDecl())
+      dropDeadLocal(*V, Env, L, Atoms);
 }
 
 void PolicyCallModel::transferBranch(bool Branch, const Stmt *Cond,
