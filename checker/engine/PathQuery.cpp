@@ -27,6 +27,11 @@ void TestedAtoms::noteGuarded(const Formula &F) {
   GuardedOther = true;
 }
 
+void TestedAtoms::noteCopied(const Formula &F) {
+  if (F.kind() == Formula::AtomRef)
+    Copied.insert(F.getAtom());
+}
+
 bool TestedAtoms::isFree(const Formula &F) const {
   return !GuardedOther && F.kind() == Formula::AtomRef &&
          Fresh.count(F.getAtom()) && !Guarded.count(F.getAtom());

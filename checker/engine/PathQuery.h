@@ -51,6 +51,10 @@ public:
   /// only atoms of callable states are; the rest (integer comparisons, ...)
   /// would only grow every lattice element.
   bool isTested(clang::dataflow::Atom A) const { return Tested.count(A); }
+  /// F was copied from one object into another (`g = f`, `g(f)`,
+  /// `f.get()`): its atom may outlive the scope of the object that made it.
+  void noteCopied(const clang::dataflow::Formula &F);
+  bool isCopied(clang::dataflow::Atom A) const { return Copied.count(A); }
 
   /// Once the solver budget is spent the function's results are dropped, so
   /// no further question is worth asking (collecting the flow condition for
@@ -63,6 +67,7 @@ private:
   llvm::DenseSet<clang::dataflow::Atom> Fresh, Guarded;
   /// Every atom a guard produced, fresh or made by a join.
   llvm::DenseSet<clang::dataflow::Atom> Tested;
+  llvm::DenseSet<clang::dataflow::Atom> Copied;
   bool GuardedOther = false;
 };
 
@@ -75,6 +80,9 @@ public:
               const TestedAtoms &Atoms);
   /// What the path says about atom A: known true, known false, or nothing.
   std::optional<bool> lookup(clang::dataflow::Atom A) const;
+  /// Drops what the path asserted of A, whose last holder died: the lattice
+  /// only ever answers questions about atoms that live storage holds.
+  void forget(clang::dataflow::Atom A) { Known.erase(A); }
   /// Two branches on the way asserted an atom and its negation: no
   /// execution gets here.
   bool contradiction() const { return Contradiction; }

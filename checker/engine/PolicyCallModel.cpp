@@ -2,6 +2,7 @@
 
 #include "PolicyCallModel.h"
 #include "CallableValues.h"
+#include "DeadLocals.h"
 #include "PolicyCallTransfer.h"
 #include "SkippedConstructs.h"
 #include "Wording.h"
@@ -55,7 +56,13 @@ void PolicyCallModel::transfer(const CFGElement &Elt, PathLattice &L,
   if (Oracle.endsPath(Elt)) {
     L.markUnreachable();
     Env.assume(Env.arena().makeLiteral(false));
+    return;
   }
+  // A local's scope ends: nothing can name it again, so the state stops
+  // carrying it (see DeadLocals.h).
+  if (auto End = Elt.getAs<CFGLifetimeEnds>())
+    if (const VarDecl *V = End->getVarDecl())
+      dropDeadLocal(*V, Env, L, Atoms);
 }
 
 void PolicyCallModel::transferBranch(bool Branch, const Stmt *Cond,

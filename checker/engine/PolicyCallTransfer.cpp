@@ -182,13 +182,23 @@ public:
 
   /// The state of E, inventing an unknown one where the framework has none
   /// (e.g. a pointer parameter, whose value carries no properties yet).
-  Bools stateOrUnknown(const Expr &E) {
+  Bools currentState(const Expr &E) {
     CallableState S = stateOf(E, Env, C.Types);
     if (S.NonEmpty && S.Tracked)
       return {const_cast<BoolValue *>(S.NonEmpty),
               const_cast<BoolValue *>(S.Tracked)};
     return unknownState();
   }
+  /// The state of E, read to be copied into another object, which then
+  /// holds its atoms too: they outlive E's scope (TestedAtoms::noteCopied).
+  Bools stateOrUnknown(const Expr &E) {
+    Bools B = currentState(E);
+    C.Atoms.noteCopied(B.NonEmpty->formula());
+    C.Atoms.noteCopied(B.Tracked->formula());
+    return B;
+  }
+  /// The boolean a test of E produces; a test holds no copy of E.
+  BoolValue &guardOf(const Expr &E) { return guard(*currentState(E).NonEmpty); }
 
   /// The state a nullable callable gets from being initialised or assigned
   /// from Src: empties, other nullable callables, and everything else (a
@@ -700,7 +710,7 @@ bool Transfer::nullComparison(bool IsEq, const Expr *L, const Expr *R,
     Subject = R;
   if (!Subject)
     return false;
-  BoolValue &NonEmpty = W.guard(*W.stateOrUnknown(*Subject).NonEmpty);
+  BoolValue &NonEmpty = W.guardOf(*Subject);
   Env.setValue(Cmp, IsEq ? Env.makeNot(NonEmpty) : NonEmpty);
   return true;
 }
@@ -741,7 +751,7 @@ bool Transfer::member(const CXXMemberCallExpr &MC, const Expr &Obj, Member M) {
   switch (M) {
   case Member::BoolConversion:
   case Member::HasValue:
-    Env.setValue(MC, W.guard(*W.stateOrUnknown(Obj).NonEmpty));
+    Env.setValue(MC, W.guardOf(Obj));
     return true;
   case Member::Reset:
     W.setState(Obj, MC.getNumArgs() == 0 || isEmptyValue(MC.getArg(0), C.Ctx)
@@ -875,7 +885,7 @@ void Transfer::VisitCastExpr(const CastExpr *Cast) {
   case CK_PointerToBoolean:
   case CK_MemberPointerToBoolean:
     if (W.isCallable(*Sub))
-      Env.setValue(*Cast, W.guard(*W.stateOrUnknown(*Sub).NonEmpty));
+      Env.setValue(*Cast, W.guardOf(*Sub));
     return;
   case CK_LValueToRValue:
     return readPointer(*Cast);
