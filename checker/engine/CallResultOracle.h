@@ -18,6 +18,8 @@ class CFGElement;
 class CXXConstructExpr;
 class CXXMethodDecl;
 class FieldDecl;
+class FunctionDecl;
+class VarDecl;
 } // namespace clang
 
 namespace wrapguard {
@@ -40,6 +42,12 @@ public:
   virtual llvm::ArrayRef<const clang::FieldDecl *>
   fieldsSetBy(const clang::CXXMethodDecl &) {
     return {};
+  }
+  /// For a function returning a reference to a callable, the static or
+  /// global variable every return of its visible body names: its calls
+  /// denote that storage (`static Cb &get() { static Cb cb; return cb; }`).
+  virtual const clang::VarDecl *storageReturned(const clang::FunctionDecl &) {
+    return nullptr;
   }
 };
 

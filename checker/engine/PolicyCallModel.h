@@ -81,6 +81,8 @@ private:
   /// Whether a key is present in a map of callables, per `map[key]` text:
   /// one boolean location each, whose value the environments track.
   llvm::StringMap<clang::dataflow::StorageLocation *> KeyPresence;
+  llvm::DenseMap<const clang::VarDecl *, clang::dataflow::StorageLocation *>
+      Statics;
   /// Null when the function copies no callable for OpenMP.
   std::unique_ptr<OpenMPObjects> OpenMP;
 };

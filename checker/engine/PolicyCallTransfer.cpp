@@ -593,6 +593,7 @@ private:
   bool member(const CXXMemberCallExpr &MC, const Expr &Obj, Member M);
   bool unlistedMember(const CXXMemberCallExpr &MC, const Expr &Obj);
   void setFieldsOfThis(llvm::ArrayRef<const FieldDecl *> Fields);
+  bool referenceGetter(const CallExpr &Call, const FunctionDecl &FD);
   void assignPointer(const BinaryOperator &BO);
   void unfoldIntegerComparison(const BinaryOperator &BO);
   void pointerCast(const CastExpr &Cast, Bools B);
@@ -731,6 +732,26 @@ void Transfer::VisitCXXMemberCallExpr(const CXXMemberCallExpr *MC) {
     setFieldsOfThis(C.Oracle.fieldsSetBy(*Method));
 }
 
+/// `get()` where get returns a reference to a static: every call denotes
+/// the same storage, so `if (get()) get()(x);` is guarded. What the storage
+/// holds where the function first reads it is unknown (anyone may write
+/// it through the reference).
+bool Transfer::referenceGetter(const CallExpr &Call, const FunctionDecl &FD) {
+  const VarDecl *V = C.Oracle.storageReturned(FD);
+  if (!V)
+    return false;
+  StorageLocation *&Loc = C.Statics[V];
+  if (!Loc) {
+    Loc = Env.getStorageLocation(*V);
+    if (!Loc)
+      Loc = &Env.createStorageLocation(V->getType());
+  }
+  Env.setStorageLocation(Call, *Loc);
+  if (!stateOf(Call, Env, C.Types).NonEmpty)
+    W.setState(Call, W.unknownState());
+  return true;
+}
+
 /// After `init()` on this: what the method's summary proves it sets.
 void Transfer::setFieldsOfThis(llvm::ArrayRef<const FieldDecl *> Fields) {
   RecordStorageLocation *This = Env.getThisPointeeStorageLocation();
@@ -815,6 +836,8 @@ void Transfer::VisitCallExpr(const CallExpr *Call) {
     Args = Args.drop_front();
   W.invalidateArgs(FD, Args);
   if (!W.isCallable(*Call))
+    return;
+  if (FD && Call->isGLValue() && referenceGetter(*Call, *FD))
     return;
   Bools Result = W.fromEmptiness(C.Oracle.classifyCallResult(*Call));
   if (Call->isPRValue() && !Call->getType()->isRecordType())

@@ -48,6 +48,10 @@ struct TransferContext {
   /// Whether a key is present in a map of callables, per `map[key]` text:
   /// one boolean location each, whose value the environments track.
   llvm::StringMap<clang::dataflow::StorageLocation *> &KeyPresence;
+  /// The storage of static variables that reference getters return, one
+  /// location per variable for the whole function.
+  llvm::DenseMap<const clang::VarDecl *, clang::dataflow::StorageLocation *>
+      &Statics;
   /// Null when the function copies no callable for OpenMP.
   OpenMPObjects *OpenMP = nullptr;
 };

@@ -6,6 +6,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
 using namespace clang;
@@ -142,6 +143,43 @@ Emptiness PolicySummaries::classifyCallResult(const CallExpr &Call) {
   return deferOrByName(Call);
 }
 
+namespace {
+class ReturnedVars : public RecursiveASTVisitor<ReturnedVars> {
+public:
+  bool VisitReturnStmt(ReturnStmt *R) {
+    const auto *DRE = dyn_cast_or_null<DeclRefExpr>(
+        R->getRetValue() ? R->getRetValue()->IgnoreParenImpCasts() : nullptr);
+    const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!V || !V->hasGlobalStorage() || (Var && Var != V))
+      Mixed = true;
+    else
+      Var = V;
+    return !Mixed;
+  }
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  const VarDecl *Var = nullptr;
+  bool Mixed = false;
+};
+} // namespace
+
+const VarDecl *PolicySummaries::storageReturned(const FunctionDecl &FD) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD.getReturnType()->isLValueReferenceType() ||
+      !Types.isNullable(FD.getReturnType()) || !FD.hasBody(Def) || !Def ||
+      Def->isDependentContext())
+    return nullptr;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Def))
+    if (MD->isVirtual())
+      return nullptr;
+  auto [It, Inserted] = Returned.try_emplace(Def, nullptr);
+  if (Inserted) {
+    ReturnedVars R;
+    R.TraverseStmt(Def->getBody());
+    It->second = R.Mixed ? nullptr : R.Var;
+  }
+  return It->second;
+}
+
 llvm::SmallVector<const FieldDecl *, 2>
 fieldsProvenSet(const PathQuery &Q, const CallableTypes &Types) {
   llvm::SmallVector<const FieldDecl *, 2> Out;
@@ -206,7 +244,11 @@ Emptiness PolicySummaries::summarize(const FunctionDecl &Def,
       *EmptyAt = It->second.EmptyAt;
     return It->second.Result;
   }
-  if (Def.isDependentContext() || !Types.isNullable(Def.getReturnType()))
+  // A function that returns a reference hands out storage, not a value:
+  // what the storage holds when a caller reads it is what was last written
+  // there, by anyone (`get() = cb;`), so its returns say nothing.
+  if (Def.isDependentContext() || Def.getReturnType()->isReferenceType() ||
+      !Types.isNullable(Def.getReturnType()))
     return Emptiness::Unknown;
   if (InProgress.size() >= MaxSummaryDepth || InProgress.count(&Def)) {
     // Cut short by where it was asked from, not by what it is: nothing
