@@ -49,6 +49,10 @@ public:
   virtual const clang::VarDecl *storageReturned(const clang::FunctionDecl &) {
     return nullptr;
   }
+  /// Whether FD's visible body reads only its parameters (and what they
+  /// point to) and constants, and writes nothing outside itself: two calls
+  /// with the same arguments give the same value.
+  virtual bool isPure(const clang::FunctionDecl &) { return false; }
 };
 
 } // namespace wrapguard

@@ -47,7 +47,7 @@ void PolicyCallModel::transfer(const CFGElement &Elt, PathLattice &L,
                                Environment &Env) {
   if (auto S = Elt.getAs<CFGStmt>()) {
     TransferContext C{getASTContext(), Types,   Oracle,      Atoms,
-                      KeyPresence,     Statics, OpenMP.get()};
+                      KeyPresence,     Statics, PureResults, OpenMP.get()};
     transferStatement(*S->getStmt(), C, Env);
   }
   // Clang's CFG cuts paths at calls declared noreturn; a function that

@@ -83,6 +83,7 @@ private:
   llvm::StringMap<clang::dataflow::StorageLocation *> KeyPresence;
   llvm::DenseMap<const clang::VarDecl *, clang::dataflow::StorageLocation *>
       Statics;
+  std::map<std::vector<const void *>, clang::dataflow::BoolValue *> PureResults;
   /// Null when the function copies no callable for OpenMP.
   std::unique_ptr<OpenMPObjects> OpenMP;
 };

@@ -594,6 +594,8 @@ private:
   bool unlistedMember(const CXXMemberCallExpr &MC, const Expr &Obj);
   void setFieldsOfThis(llvm::ArrayRef<const FieldDecl *> Fields);
   bool referenceGetter(const CallExpr &Call, const FunctionDecl &FD);
+  bool pureCall(const CallExpr &Call, const FunctionDecl &FD);
+  void freshScalar(const Expr &LHS);
   void assignPointer(const BinaryOperator &BO);
   void unfoldIntegerComparison(const BinaryOperator &BO);
   void pointerCast(const CastExpr &Cast, Bools B);
@@ -752,6 +754,30 @@ bool Transfer::referenceGetter(const CallExpr &Call, const FunctionDecl &FD) {
   return true;
 }
 
+/// `is_quantized(t->type)` twice with the same argument values: one boolean
+/// for both, so the solver sees that the second test repeats the first.
+bool Transfer::pureCall(const CallExpr &Call, const FunctionDecl &FD) {
+  std::vector<const void *> Key{FD.getCanonicalDecl()};
+  for (const Expr *A : Call.arguments()) {
+    const void *Id = nullptr;
+    if (A->isGLValue())
+      Id = Env.getStorageLocation(*A);
+    else
+      Id = Env.getValue(*A);
+    // An argument the environment does not track could change unseen.
+    if (!Id)
+      return false;
+    Key.push_back(Id);
+  }
+  if (!C.Oracle.isPure(FD))
+    return false;
+  BoolValue *&B = C.PureResults[Key];
+  if (!B)
+    B = &Env.makeAtomicBoolValue();
+  Env.setValue(Call, *B);
+  return true;
+}
+
 /// After `init()` on this: what the method's summary proves it sets.
 void Transfer::setFieldsOfThis(llvm::ArrayRef<const FieldDecl *> Fields) {
   RecordStorageLocation *This = Env.getThisPointeeStorageLocation();
@@ -828,6 +854,9 @@ void Transfer::VisitCallExpr(const CallExpr *Call) {
   }
   if (isStdFunction(FD, "move") || isStdFunction(FD, "forward"))
     return;
+  if (FD && Call->isPRValue() && Call->getType()->isBooleanType() &&
+      pureCall(*Call, *FD))
+    return;
   // Operator calls pass the object as argument 0 where a method has no
   // parameter for it.
   llvm::ArrayRef<const Expr *> Args(Call->getArgs(), Call->getNumArgs());
@@ -853,6 +882,9 @@ void Transfer::VisitCallExpr(const CallExpr *Call) {
 void Transfer::VisitBinaryOperator(const BinaryOperator *BO) {
   if (Maps.transferCountComparison(*BO))
     return;
+  if (BO->isCompoundAssignmentOp() ||
+      (BO->getOpcode() == BO_Assign && !Env.getValue(*BO->getRHS())))
+    freshScalar(*BO->getLHS());
   switch (BO->getOpcode()) {
   case BO_EQ:
   case BO_NE:
@@ -891,7 +923,21 @@ void Transfer::assignPointer(const BinaryOperator &BO) {
   }
 }
 
+/// A scalar written with a value the framework does not model (`x = 4`,
+/// `x += n`, `++x`) keeps its old value there; give it a new one, so that
+/// nothing that keys on values (pure calls) takes it for unchanged.
+void Transfer::freshScalar(const Expr &LHS) {
+  QualType T = LHS.getType();
+  if (!T->isScalarType() || W.isCallable(LHS))
+    return;
+  if (StorageLocation *L = Env.getStorageLocation(LHS))
+    if (Value *V = Env.createValue(T))
+      Env.setValue(*L, *V);
+}
+
 void Transfer::VisitUnaryOperator(const UnaryOperator *UO) {
+  if (UO->isIncrementDecrementOp())
+    freshScalar(*UO->getSubExpr());
   // `&function`, `&Class::method`, `&functor`: never null.
   if (UO->getOpcode() == UO_AddrOf && W.isCallable(*UO))
     W.setPointerState(*UO, W.nonEmptyState());

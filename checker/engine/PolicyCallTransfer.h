@@ -21,6 +21,8 @@
 #include "clang/Analysis/FlowSensitive/DataflowEnvironment.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
+#include <map>
+#include <vector>
 
 namespace wrapguard {
 
@@ -52,6 +54,10 @@ struct TransferContext {
   /// location per variable for the whole function.
   llvm::DenseMap<const clang::VarDecl *, clang::dataflow::StorageLocation *>
       &Statics;
+  /// One boolean per call of a pure function with the same arguments (the
+  /// callee, then the arguments' values or storage): see CallResultOracle.
+  std::map<std::vector<const void *>, clang::dataflow::BoolValue *>
+      &PureResults;
   /// Null when the function copies no callable for OpenMP.
   OpenMPObjects *OpenMP = nullptr;
 };

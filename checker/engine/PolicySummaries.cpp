@@ -180,6 +180,100 @@ const VarDecl *PolicySummaries::storageReturned(const FunctionDecl &FD) {
   return It->second;
 }
 
+namespace {
+/// Whether a body reads only its parameters, its locals and constants, and
+/// writes only its locals; calls are allowed to functions the callback
+/// says are pure.
+class PureBody : public RecursiveASTVisitor<PureBody> {
+public:
+  PureBody(const FunctionDecl &FD,
+           llvm::function_ref<bool(const FunctionDecl &)> IsPure)
+      : FD(FD), IsPure(IsPure) {}
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    const ValueDecl *D = E->getDecl();
+    if (isa<EnumConstantDecl, FunctionDecl>(D))
+      return true;
+    if (const auto *V = dyn_cast<VarDecl>(D)) {
+      if (V->getDeclContext() == &FD && !V->isStaticLocal())
+        return true; // A parameter or a local.
+      if (V->getType().isConstQualified() || V->isConstexpr())
+        return true;
+    }
+    return fail();
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    const FunctionDecl *Callee = C->getDirectCallee();
+    if (Callee && (Callee->getBuiltinID() || IsPure(*Callee)))
+      return true;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C))
+      if (const CXXMethodDecl *M = MC->getMethodDecl())
+        if (M->isConst() && !M->isVirtual() && IsPure(*M))
+          return true;
+    return fail();
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    return !BO->isAssignmentOp() || writesLocal(BO->getLHS()) || fail();
+  }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    return !UO->isIncrementDecrementOp() || writesLocal(UO->getSubExpr()) ||
+           fail();
+  }
+  bool VisitCXXNewExpr(CXXNewExpr *) { return fail(); }
+  bool VisitCXXDeleteExpr(CXXDeleteExpr *) { return fail(); }
+  bool VisitCXXThrowExpr(CXXThrowExpr *) { return fail(); }
+  bool VisitCXXThisExpr(CXXThisExpr *) { return fail(); }
+  bool VisitGCCAsmStmt(GCCAsmStmt *) { return fail(); }
+  bool TraverseLambdaExpr(LambdaExpr *) { return fail(); }
+  bool Pure = true;
+
+private:
+  bool fail() {
+    Pure = false;
+    return false;
+  }
+  bool writesLocal(const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    return V && V->getDeclContext() == &FD && !V->isStaticLocal() &&
+           !V->getType()->isReferenceType();
+  }
+  const FunctionDecl &FD;
+  llvm::function_ref<bool(const FunctionDecl &)> IsPure;
+};
+} // namespace
+
+bool PolicySummaries::isPure(const FunctionDecl &FD) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD.hasBody(Def) || !Def || Def->isDependentContext() ||
+      Def->isVariadic())
+    return false;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Def))
+    if (MD->isVirtual() || !MD->isStatic())
+      return false; // `this` is state the arguments do not show.
+  auto It = Pure.find(Def);
+  if (It != Pure.end())
+    return It->second;
+  if (InProgress.size() >= MaxSummaryDepth || InProgress.count(Def))
+    return false; // Not cached: answered for where it was asked from.
+  InProgress.insert(Def);
+  // Parameters passed by non-const reference or pointer to non-const are
+  // outputs: a call could write through them.
+  bool Result = llvm::none_of(Def->parameters(), [](const ParmVarDecl *P) {
+    QualType T = P->getType();
+    if (T->isReferenceType() || T->isPointerType())
+      return !T->getPointeeType().isConstQualified();
+    return false;
+  });
+  if (Result) {
+    auto Recurse = [this](const FunctionDecl &F) { return isPure(F); };
+    PureBody B(*Def, Recurse);
+    B.TraverseStmt(Def->getBody());
+    Result = B.Pure;
+  }
+  InProgress.erase(Def);
+  return Pure[Def] = Result;
+}
+
 llvm::SmallVector<const FieldDecl *, 2>
 fieldsProvenSet(const PathQuery &Q, const CallableTypes &Types) {
   llvm::SmallVector<const FieldDecl *, 2> Out;

@@ -39,6 +39,7 @@ public:
   llvm::ArrayRef<const clang::FieldDecl *>
   fieldsSetBy(const clang::CXXMethodDecl &Method) override;
   const clang::VarDecl *storageReturned(const clang::FunctionDecl &FD) override;
+  bool isPure(const clang::FunctionDecl &FD) override;
   /// Whether no call of FD returns (see NeverReturns.h).
   bool neverReturns(const clang::FunctionDecl &FD) { return NoReturn(FD); }
 
@@ -77,6 +78,7 @@ private:
                  llvm::SmallVector<const clang::FieldDecl *, 2>>
       FieldsSet;
   llvm::DenseMap<const clang::FunctionDecl *, const clang::VarDecl *> Returned;
+  llvm::DenseMap<const clang::FunctionDecl *, bool> Pure;
   llvm::SmallPtrSet<const clang::FunctionDecl *, 8> InProgress;
   /// Set when a summary in progress met the depth bound or a recursion.
   bool Truncated = false;

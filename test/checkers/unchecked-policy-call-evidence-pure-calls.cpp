@@ -1,0 +1,69 @@
+// RUN: %check_wrapguard %s %t
+// RUN: %check_wrapguard %s %t -check-suffix=STRICT \
+// RUN:   -config="{CheckOptions: {wrapguard-unchecked-policy-call.StrictMode: true}}"
+
+// Two calls of a pure function (its visible body reads only its parameters
+// and constants, and writes nothing outside itself) with the same argument
+// values give the same value: the solver sees one boolean, so a test under
+// the first call guards a call under the second.
+
+#include <functional>
+#include <stdexcept>
+
+enum Type { F32, F16, Q4, Q8 };
+struct Tensor {
+  Type type;
+};
+struct Traits {
+  std::function<void(const void *, float *)> to_float;
+};
+
+static bool is_quantized(Type t) { return t == Q4 || t == Q8; }
+// Pure through another pure function.
+static bool needs_dequant(Type t) { return is_quantized(t) && t != F16; }
+
+void convert(const Tensor *t, Traits *tr, const void *src, float *dst) {
+  if (is_quantized(t->type)) {
+    if (!tr->to_float)
+      throw std::runtime_error("no dequantizer for this type");
+  }
+  if (t->type == F32) {
+    *dst = 0;
+  } else if (is_quantized(t->type)) {
+    tr->to_float(src, dst); // no-warning
+  }
+}
+
+void convert_nested(const Tensor *t, Traits *tr, const void *src, float *dst) {
+  if (needs_dequant(t->type) && !tr->to_float)
+    return;
+  if (needs_dequant(t->type))
+    tr->to_float(src, dst); // no-warning
+}
+
+// True neighbours: the argument changes in between, or the function reads
+// state of its own.
+
+void convert_after_write(Tensor *t, Traits *tr, const void *src, float *dst) {
+  if (is_quantized(t->type)) {
+    if (!tr->to_float)
+      throw std::runtime_error("no dequantizer for this type");
+  }
+  t->type = Q4;
+  if (is_quantized(t->type))
+    tr->to_float(src, dst);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: call through possibly empty callable 'tr->to_float' [wrapguard-unchecked-policy-call]
+  // CHECK-MESSAGES-STRICT: :[[@LINE-2]]:5: warning: call through possibly empty callable 'tr->to_float' [wrapguard-unchecked-policy-call]
+}
+
+static int calls = 0;
+static bool flaky(Type t) { return ++calls % 2 == 0 && t == Q4; }
+
+void convert_flaky(const Tensor *t, Traits *tr, const void *src, float *dst) {
+  if (flaky(t->type) && !tr->to_float)
+    return;
+  if (flaky(t->type))
+    tr->to_float(src, dst);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: call through possibly empty callable 'tr->to_float' [wrapguard-unchecked-policy-call]
+  // CHECK-MESSAGES-STRICT: :[[@LINE-2]]:5: warning: call through possibly empty callable 'tr->to_float' [wrapguard-unchecked-policy-call]
+}
