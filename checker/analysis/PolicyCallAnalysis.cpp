@@ -480,7 +480,19 @@ void PolicyCallAnalyzer::Impl::addOriginNote(const CallSite &Site,
   // A candidate's source is named by the project's facts.
   if (F.Deferred)
     return;
-  const auto *Call = dyn_cast_or_null<CallExpr>(stripNoise(O.Value));
+  const Expr *Origin = stripNoise(O.Value);
+  // `(init_fn)dlsym(h, "init")`: the loader is the source.
+  if (const auto *Cast = dyn_cast_or_null<ExplicitCastExpr>(Origin))
+    if (const auto *Loaded =
+            dyn_cast<CallExpr>(stripNoise(Cast->getSubExpr())))
+      if (const FunctionDecl *Loader = Loaded->getDirectCallee();
+          Loader && Summaries.isLoader(*Loader)) {
+        F.Notes.push_back({Loaded->getBeginLoc(),
+                           comesFromNote(Name, Loader->getNameAsString(),
+                                         /*Always=*/false)});
+        return;
+      }
+  const auto *Call = dyn_cast_or_null<CallExpr>(Origin);
   if (!Call || !Types.isNullable(Call->getType()))
     return;
   Emptiness E = Summaries.classifyCallResult(*Call);

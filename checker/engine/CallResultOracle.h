@@ -53,6 +53,10 @@ public:
   /// point to) and constants, and writes nothing outside itself: two calls
   /// with the same arguments give the same value.
   virtual bool isPure(const clang::FunctionDecl &) { return false; }
+  /// Whether FD loads a symbol at run time and returns null when it is
+  /// missing: dlsym, dlvsym, GetProcAddress, or a function whose visible
+  /// body returns what one of those returns.
+  virtual bool isLoader(const clang::FunctionDecl &) { return false; }
 };
 
 } // namespace wrapguard

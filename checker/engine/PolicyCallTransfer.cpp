@@ -596,6 +596,8 @@ private:
   bool referenceGetter(const CallExpr &Call, const FunctionDecl &FD);
   bool pureCall(const CallExpr &Call, const FunctionDecl &FD);
   void freshScalar(const Expr &LHS);
+  /// Whether E is a call of a run-time symbol loader (isLoader).
+  bool loadedSymbol(const Expr &E);
   void assignPointer(const BinaryOperator &BO);
   void unfoldIntegerComparison(const BinaryOperator &BO);
   void pointerCast(const CastExpr &Cast, Bools B);
@@ -778,6 +780,12 @@ bool Transfer::pureCall(const CallExpr &Call, const FunctionDecl &FD) {
   return true;
 }
 
+bool Transfer::loadedSymbol(const Expr &E) {
+  const auto *Call = dyn_cast<CallExpr>(E.IgnoreParenImpCasts());
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  return FD && C.Oracle.isLoader(*FD);
+}
+
 /// After `init()` on this: what the method's summary proves it sets.
 void Transfer::setFieldsOfThis(llvm::ArrayRef<const FieldDecl *> Fields) {
   RecordStorageLocation *This = Env.getThisPointeeStorageLocation();
@@ -958,8 +966,12 @@ void Transfer::VisitCastExpr(const CastExpr *Cast) {
     return;
   case CK_LValueToRValue:
     return readPointer(*Cast);
-  case CK_NoOp:
   case CK_BitCast:
+    // `(init_fn)dlsym(h, "init")`: null when the symbol is missing.
+    if (W.isCallable(*Cast) && loadedSymbol(*Sub))
+      return pointerCast(*Cast, W.maybeEmptyState());
+    [[fallthrough]];
+  case CK_NoOp:
   case CK_BaseToDerived:
   case CK_DerivedToBase:
   case CK_UncheckedDerivedToBase:

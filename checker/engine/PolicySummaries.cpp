@@ -274,6 +274,65 @@ bool PolicySummaries::isPure(const FunctionDecl &FD) {
   return Pure[Def] = Result;
 }
 
+/// The C interfaces that look a symbol up by name at run time.
+static bool isSystemLoader(const FunctionDecl &FD) {
+  if (!FD.getIdentifier() ||
+      !FD.getDeclContext()->getRedeclContext()->isTranslationUnit())
+    return false;
+  StringRef N = FD.getName();
+  return N == "dlsym" || N == "dlvsym" || N == "GetProcAddress";
+}
+
+namespace {
+class ReturnedCalls : public RecursiveASTVisitor<ReturnedCalls> {
+public:
+  bool VisitReturnStmt(ReturnStmt *R) {
+    const Expr *V = R->getRetValue();
+    // Through the casts a loader's result takes on its way out.
+    while (V) {
+      V = V->IgnoreParenImpCasts();
+      if (const auto *Cast = dyn_cast<ExplicitCastExpr>(V))
+        V = Cast->getSubExpr();
+      else
+        break;
+    }
+    const auto *C = dyn_cast_or_null<CallExpr>(V);
+    if (C && C->getDirectCallee())
+      Callees.push_back(C->getDirectCallee());
+    else
+      Other = true;
+    return !Other;
+  }
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  llvm::SmallVector<const FunctionDecl *, 2> Callees;
+  bool Other = false;
+};
+} // namespace
+
+bool PolicySummaries::isLoader(const FunctionDecl &FD) {
+  if (isSystemLoader(FD))
+    return true;
+  const FunctionDecl *Def = nullptr;
+  if (!FD.hasBody(Def) || !Def || Def->isDependentContext() ||
+      !Def->getReturnType()->isPointerType())
+    return false;
+  auto It = Loaders.find(Def);
+  if (It != Loaders.end())
+    return It->second;
+  if (InProgress.size() >= MaxSummaryDepth || InProgress.count(Def))
+    return false;
+  InProgress.insert(Def);
+  ReturnedCalls R;
+  R.TraverseStmt(Def->getBody());
+  // Every return hands on a loader's result (`return dlsym(h, name);`).
+  bool Result = !R.Other && !R.Callees.empty() &&
+                llvm::all_of(R.Callees, [this](const FunctionDecl *C) {
+                  return isLoader(*C);
+                });
+  InProgress.erase(Def);
+  return Loaders[Def] = Result;
+}
+
 llvm::SmallVector<const FieldDecl *, 2>
 fieldsProvenSet(const PathQuery &Q, const CallableTypes &Types) {
   llvm::SmallVector<const FieldDecl *, 2> Out;

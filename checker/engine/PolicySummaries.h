@@ -40,6 +40,7 @@ public:
   fieldsSetBy(const clang::CXXMethodDecl &Method) override;
   const clang::VarDecl *storageReturned(const clang::FunctionDecl &FD) override;
   bool isPure(const clang::FunctionDecl &FD) override;
+  bool isLoader(const clang::FunctionDecl &FD) override;
   /// Whether no call of FD returns (see NeverReturns.h).
   bool neverReturns(const clang::FunctionDecl &FD) { return NoReturn(FD); }
 
@@ -79,6 +80,7 @@ private:
       FieldsSet;
   llvm::DenseMap<const clang::FunctionDecl *, const clang::VarDecl *> Returned;
   llvm::DenseMap<const clang::FunctionDecl *, bool> Pure;
+  llvm::DenseMap<const clang::FunctionDecl *, bool> Loaders;
   llvm::SmallPtrSet<const clang::FunctionDecl *, 8> InProgress;
   /// Set when a summary in progress met the depth bound or a recursion.
   bool Truncated = false;

@@ -1,0 +1,53 @@
+// RUN: %check_wrapguard %s %t
+
+// Function pointers loaded at run time by name: dlsym (and dlvsym,
+// GetProcAddress) return null when the symbol is missing, and so does a
+// function whose body returns what a loader returns. A call through the
+// result without a test of the load is a finding; a tested one is not.
+
+#include <dlfcn.h>
+
+typedef int (*init_fn)(int);
+
+static void *lib;
+
+// A wrapper, found from its body.
+static void *load_symbol(const char *name) { return dlsym(lib, name); }
+static void *load_symbol_twice_removed(const char *name) {
+  return load_symbol(name);
+}
+
+int start_unchecked() {
+  init_fn f = (init_fn)dlsym(lib, "x_init");
+  return f(1);
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: call through possibly empty callable 'f' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-3]]:24: note: 'f' comes from 'dlsym', which may return an empty callable
+}
+
+int start_through_wrapper() {
+  auto f = reinterpret_cast<init_fn>(load_symbol_twice_removed("x_init"));
+  return f(2);
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: call through possibly empty callable 'f' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-3]]:38: note: 'f' comes from 'load_symbol_twice_removed', which may return an empty callable
+}
+
+// Negative cases: the load is tested.
+
+int start_checked() {
+  init_fn f = (init_fn)dlsym(lib, "x_init");
+  if (!f)
+    return -1;
+  return f(3); // no-warning
+}
+
+int start_checked_wrapper() {
+  init_fn f = (init_fn)load_symbol("x_init");
+  return f ? f(4) : -1; // no-warning
+}
+
+// A cast of something that is not a loader is not a source.
+static void *table_entry(int i);
+int from_table() {
+  init_fn f = (init_fn)table_entry(0);
+  return f(5); // no-warning
+}
