@@ -441,23 +441,60 @@ bool defaultInitSets(const FieldDecl &F, ASTContext &Ctx) {
 
 } // namespace
 
-const llvm::SmallPtrSet<const FieldDecl *, 4> &
-Constructions::setOnEveryPath(const CXXConstructorDecl &Def) {
-  auto [It, Inserted] = SetAtExit.try_emplace(&Def);
-  if (!Inserted)
+const Constructions::ExitEffect &
+Constructions::exitEffect(const CXXConstructorDecl &Def) {
+  auto It = AtExit.find(&Def);
+  if (It != AtExit.end())
     return It->second;
-  llvm::SmallPtrSet<const FieldDecl *, 4> Set;
+  ExitEffect X;
+  // The parameters' states before anything runs, to compare the fields'
+  // states at the exit with.
+  llvm::SmallVector<std::pair<unsigned, const dataflow::Formula *>, 2> Params;
+  bool SawEntry = false;
   llvm::Error Err = runPolicyCallModel(
       Def, Ctx, Types, Oracle, Opts.MaxSolverIterations, Opts.MaxBlockVisits,
-      [](const CFGElement &, const PathQuery &) {},
+      [&](const CFGElement &, const PathQuery &Q) {
+        if (std::exchange(SawEntry, true))
+          return;
+        for (const ParmVarDecl *P : Def.parameters())
+          if (Types.isNullable(P->getType()))
+            if (CallableState St = ::wrapguard::stateOf(*P, Q.env(), Types);
+                St.NonEmpty)
+              Params.push_back(
+                  {P->getFunctionScopeIndex(), &St.NonEmpty->formula()});
+      },
       [&](const PathQuery &Q) {
         for (const FieldDecl *F : fieldsProvenSet(Q, Types))
-          Set.insert(F);
+          X.Set.insert(F);
+        const dataflow::RecordStorageLocation *This =
+            Q.env().getThisPointeeStorageLocation();
+        if (!This)
+          return;
+        dataflow::Arena &A = Q.env().arena();
+        for (const auto &[D, L] : This->children()) {
+          const auto *F = dyn_cast<FieldDecl>(D);
+          if (!F || X.Set.count(F) || !L)
+            continue;
+          CallableState St;
+          if (const auto *RL = dyn_cast<dataflow::RecordStorageLocation>(L))
+            St = stateOfRecord(*RL, Q.env());
+          else if (const auto *PV = Q.env().get<dataflow::PointerValue>(*L))
+            St = stateOfPointer(*PV);
+          if (!St.NonEmpty)
+            continue;
+          for (const auto &[Index, Entry] : Params)
+            if (Q.proves(A.makeEquals(St.NonEmpty->formula(), *Entry))) {
+              X.SameAsParameter[F] = Index;
+              break;
+            }
+        }
       });
   // Over a budget, or a construct the engine skips: nothing is proved.
   if (Err)
     llvm::consumeError(std::move(Err));
-  return SetAtExit[&Def] = std::move(Set);
+  else
+    X.Analysed = true;
+  return AtExit[&Def] = std::move(X);
 }
 
 std::optional<CtorFact> Constructions::effectOn(const CXXConstructorDecl &Ctor,
@@ -468,15 +505,27 @@ std::optional<CtorFact> Constructions::effectOn(const CXXConstructorDecl &Ctor,
   // sets the field whatever it is passed. A construction leaves a field
   // empty only if some path to the constructor's exit does.
   const FunctionDecl *Def = nullptr;
-  if (Fact &&
-      (!Fact->SetsField || Fact->FromParameter >= 0 ||
-       !Fact->Condition.empty()) &&
-      !Ctor.isDefaulted() && Ctor.hasBody(Def) && Def &&
-      setOnEveryPath(*cast<CXXConstructorDecl>(Def)).count(&F)) {
+  if (!Fact || Ctor.isDefaulted() || !Ctor.hasBody(Def) || !Def ||
+      (Fact->SetsField && Fact->FromParameter < 0 && Fact->Condition.empty()))
+    return Fact;
+  const auto *D = cast<CXXConstructorDecl>(Def);
+  const ExitEffect &X = exitEffect(*D);
+  if (X.Set.count(&F)) {
     Fact->SetsField = true;
     Fact->FromParameter = -1;
     Fact->Condition.clear();
     Fact->ConditionText.clear();
+    return Fact;
+  }
+  // "Set from parameter i" claims the field is exactly what the argument
+  // is; a body that changes it on some paths (`if (strict && !p_) p_ =
+  // dflt;`) makes the claim wrong for some constructions: say nothing.
+  if (Fact->FromParameter >= 0 && Fact->Condition.empty() && X.Analysed &&
+      !D->isDelegatingConstructor()) {
+    auto It = X.SameAsParameter.find(&F);
+    if (It == X.SameAsParameter.end() ||
+        It->second != unsigned(Fact->FromParameter))
+      return std::nullopt;
   }
   return Fact;
 }

@@ -89,10 +89,16 @@ private:
                     const clang::FunctionDecl *Owner);
   ValueState stateOf(const clang::Expr *Arg, const clang::FunctionDecl *Owner);
 
-  /// The callable fields that the flow analysis of Def's init list and body
-  /// proves non-empty at its exit, on every path that returns.
-  const llvm::SmallPtrSet<const clang::FieldDecl *, 4> &
-  setOnEveryPath(const clang::CXXConstructorDecl &Def);
+  /// What the flow analysis of a constructor's init list and body proves
+  /// of its callable fields at its exit, over every path that returns.
+  struct ExitEffect {
+    bool Analysed = false;
+    /// Non-empty whatever the arguments.
+    llvm::SmallPtrSet<const clang::FieldDecl *, 4> Set;
+    /// Non-empty exactly when this parameter is (`p_(p)` and nothing else).
+    llvm::DenseMap<const clang::FieldDecl *, unsigned> SameAsParameter;
+  };
+  const ExitEffect &exitEffect(const clang::CXXConstructorDecl &Def);
 
   clang::ASTContext &Ctx;
   const CallableTypes &Types;
@@ -100,9 +106,7 @@ private:
   CallResultOracle &Oracle;
   const AnalysisOptions &Opts;
   llvm::DenseMap<const clang::CXXRecordDecl *, bool> HasCallables;
-  llvm::DenseMap<const clang::CXXConstructorDecl *,
-                 llvm::SmallPtrSet<const clang::FieldDecl *, 4>>
-      SetAtExit;
+  llvm::DenseMap<const clang::CXXConstructorDecl *, ExitEffect> AtExit;
   llvm::DenseMap<const clang::FunctionDecl *, const clang::CXXConstructExpr *>
       Forwarded;
 };

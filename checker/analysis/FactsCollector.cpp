@@ -252,6 +252,13 @@ private:
   void noteTest(const Expr &Tested, SourceLocation Loc) {
     if (!Owner)
       return;
+    // A constructor testing its own field (`if (!p_) p_ = dflt;`) is
+    // initialising it, not saying that other uses may find it empty.
+    if (const auto *ME = dyn_cast<MemberExpr>(stripNoise(&Tested)))
+      if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+          FD && inOwnConstructor(*FD) &&
+          isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+        return;
     SourceSet S =
         sourcesOf(Tested, *Owner, C.Ctx, C.Types, C.Indexes.of(*Owner));
     FactLoc L = here(Loc);
