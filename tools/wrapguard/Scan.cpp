@@ -134,13 +134,26 @@ public:
     Pending.clear();
     if (Targets.empty())
       return;
-    // A finding is in a function the checks walked: in the traversal scope.
+    // A finding is in a function the checks walked, usually in the
+    // traversal scope. Not always: the instantiation of a template member
+    // defined out of line is walked with the template's first declaration,
+    // while the definition that names it may be a unit another TU claimed.
+    // The rest of the TU is walked for those alone, so the name does not
+    // depend on who claimed what.
     for (Decl *D : Ctx.getTraversalScope())
       TraverseDecl(D);
+    llvm::erase_if(Targets, [&](const Target &T) {
+      if (T.Best)
+        record(T);
+      return T.Best != nullptr;
+    });
+    // Not TraverseDecl(TU): RecursiveASTVisitor walks the scope there.
+    if (!Targets.empty())
+      for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+        TraverseDecl(D);
     for (const Target &T : Targets)
       if (T.Best)
-        Out[{SM->getFilename(T.Loc).str(), SM->getFileOffset(T.Loc)}] =
-            T.Best->getQualifiedNameAsString();
+        record(T);
     Targets.clear();
   }
 
@@ -184,6 +197,10 @@ private:
     unsigned BestLength;
   };
 
+  void record(const Target &T) {
+    Out[{SM->getFilename(T.Loc).str(), SM->getFileOffset(T.Loc)}] =
+        T.Best->getQualifiedNameAsString();
+  }
   SourceRange expansionRange(SourceRange R) const {
     if (R.isInvalid())
       return R;
