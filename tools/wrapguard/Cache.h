@@ -83,11 +83,6 @@ private:
   llvm::StringMap<std::pair<std::string, bool>> DepsChecked;
 };
 
-/// TUResult as JSON and back (the cache's payload); the files the TU read
-/// are kept apart (ResultCache::dependenciesPath).
-llvm::json::Value tuResultToJSON(const TUResult &R);
-llvm::Expected<TUResult> tuResultFromJSON(const llvm::json::Value &V);
-
 } // namespace wrapguard
 
 #endif // WRAPGUARD_TOOLS_CACHE_H
