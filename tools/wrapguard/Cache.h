@@ -31,7 +31,7 @@
 #ifndef WRAPGUARD_TOOLS_CACHE_H
 #define WRAPGUARD_TOOLS_CACHE_H
 
-#include "Scan.h"
+#include "TUResult.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 #include <mutex>

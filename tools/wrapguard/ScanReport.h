@@ -12,7 +12,7 @@
 #define WRAPGUARD_TOOLS_SCANREPORT_H
 
 #include "Report.h"
-#include "Scan.h"
+#include "TUResult.h"
 #include <deque>
 #include <map>
 #include <tuple>
