@@ -29,8 +29,13 @@ static void reportCrash(const TUResult &TU, Report &R) {
   R.Notifications.push_back(std::move(N));
 }
 
+/// How many compiler errors of a TU that does not parse are reported: the
+/// first ones say what is wrong, the rest mostly follow from them.
+constexpr unsigned MaxParseErrorsPerTU = 20;
+
 /// What went wrong with one TU, as notifications: a cache entry it could
-/// not trust (a note), a crash, or at most 20 of its compiler errors.
+/// not trust (a note), a crash, or the first MaxParseErrorsPerTU of its
+/// compiler errors.
 void reportTUProblems(const TUResult &TU, SourceText &Text, Report &R) {
   if (!TU.CacheNote.empty())
     R.Notifications.push_back(notification("cache-entry-ignored", "note",
@@ -41,7 +46,7 @@ void reportTUProblems(const TUResult &TU, SourceText &Text, Report &R) {
     return reportCrash(TU, R);
   unsigned Reported = 0;
   for (const ClangTidyError &E : TU.Errors) {
-    if (!isCompilerError(E) || Reported++ == 20)
+    if (!isCompilerError(E) || Reported++ >= MaxParseErrorsPerTU)
       continue;
     ReportNotification N =
         notification("parse-error", "error",

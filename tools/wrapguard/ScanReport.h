@@ -20,7 +20,8 @@
 namespace wrapguard {
 
 /// What went wrong with one TU, as notifications: a cache entry it could
-/// not trust (a note), a crash, or at most 20 of its compiler errors.
+/// not trust (a note), a crash, or at most 20 of its compiler errors
+/// (MaxParseErrorsPerTU).
 void reportTUProblems(const TUResult &TU, SourceText &Text, Report &R);
 
 /// Findings, deduplicated across TUs (a header included by several reports
