@@ -19,9 +19,10 @@ test fails if a CMake change makes one possible.
 Within and across layers, files must not depend on each other in a cycle
 either: a file is a header and its source (X.h and X.cpp), it depends on
 the files whose headers it includes, and the test fails on every cycle of
-that graph, named file by file.
+that graph, named file by file. Each further folder given (the scanner,
+tools/wrapguard) is held to the same rule, on its own files.
 
-Usage: check-layers.py BUILD_DIR CHECKER_SOURCE_DIR
+Usage: check-layers.py BUILD_DIR CHECKER_SOURCE_DIR [FOLDER...]
 """
 import json
 import os
@@ -75,12 +76,11 @@ def preprocess(args, cwd, headers):
         os.unlink(probe.name)
 
 
-def include_graph(checker):
+def include_graph(folders):
     """File (the stem of X.h and X.cpp) -> the files whose headers it
-    includes, over every layer."""
+    includes, over every folder of \p folders."""
     paths = {}
-    for layer in ALLOWED:
-        folder = os.path.join(checker, layer)
+    for folder in folders:
         for name in os.listdir(folder):
             stem, ext = os.path.splitext(name)
             if ext in (".h", ".cpp"):
@@ -154,14 +154,18 @@ def main():
                 print("FAIL: %s can include %s/%s, a layer it must not use" % (layer, other, h))
             if not leaks:
                 print("ok: %s cannot include any header of %s" % (layer, other))
-    graph = include_graph(checker)
-    for component in cycles(graph):
-        failures += 1
-        edges = ["%s -> %s" % (a, b) for a in component for b in sorted(graph[a])
-                 if b in component]
-        print("FAIL: files include each other in a cycle: %s" % ", ".join(edges))
-    if not cycles(graph):
-        print("ok: no cycle among the %d files of checker/" % len(graph))
+    groups = [("checker/", [os.path.join(checker, layer) for layer in ALLOWED])]
+    groups += [(os.path.abspath(f), [os.path.abspath(f)]) for f in sys.argv[3:]]
+    for name, folders in groups:
+        graph = include_graph(folders)
+        for component in cycles(graph):
+            failures += 1
+            edges = ["%s -> %s" % (a, b) for a in component for b in sorted(graph[a])
+                     if b in component]
+            print("FAIL: files of %s include each other in a cycle: %s" %
+                  (name, ", ".join(edges)))
+        if not cycles(graph):
+            print("ok: no cycle among the %d files of %s" % (len(graph), name))
     if failures:
         print("layers: %d failure(s)" % failures)
         return 1

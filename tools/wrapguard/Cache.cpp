@@ -215,13 +215,8 @@ Error malformed(const Twine &What) {
                            What.str().c_str());
 }
 
-} // namespace
-
-json::Value tuResultToJSON(const TUResult &R) {
-  Writer W;
-  return toJSON(R, W);
-}
-
+/// A TUResult back from the JSON toJSON wrote (the cache's payload); the
+/// files the TU read are kept apart (ResultCache::dependenciesPath).
 Expected<TUResult> tuResultFromJSON(const json::Value &V) {
   Reader Rd;
   const json::Object *O = V.getAsObject();
@@ -286,6 +281,8 @@ Expected<TUResult> tuResultFromJSON(const json::Value &V) {
     return malformed("result");
   return R;
 }
+
+} // namespace
 
 Expected<std::unique_ptr<ResultCache>> ResultCache::open(StringRef Dir) {
   SmallString<256> Entries(Dir);

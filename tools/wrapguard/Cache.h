@@ -31,7 +31,7 @@
 #ifndef WRAPGUARD_TOOLS_CACHE_H
 #define WRAPGUARD_TOOLS_CACHE_H
 
-#include "Scan.h"
+#include "TUResult.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 #include <mutex>
@@ -82,11 +82,6 @@ private:
   llvm::StringMap<std::string> Hashes;
   llvm::StringMap<std::pair<std::string, bool>> DepsChecked;
 };
-
-/// TUResult as JSON and back (the cache's payload); the files the TU read
-/// are kept apart (ResultCache::dependenciesPath).
-llvm::json::Value tuResultToJSON(const TUResult &R);
-llvm::Expected<TUResult> tuResultFromJSON(const llvm::json::Value &V);
 
 } // namespace wrapguard
 

@@ -253,19 +253,51 @@ bool hasErrors(const wrapguard::Report &R) {
                       });
 }
 
-std::unique_ptr<CompilationDatabase> loadDatabase(std::string &Error) {
+/// What the command line asks a scan (or `index`) to do, checked. Once
+/// readRequest has filled it, it is the only source of truth: the steps
+/// after it read this, never the option globals.
+struct ScanRequest {
+  bool IndexOnly = false;
+  /// -p: the build folder or the database file; empty: found from the
+  /// files, or the working directory.
+  std::string BuildPath;
+  /// The files given; empty: every file of the database.
+  std::vector<std::string> InputFiles;
+  wrapguard::PathOptions Paths;
+  std::optional<wrapguard::ShardSpec> Shard;
+  /// With --baseline: the fingerprints of the baseline (maybe none).
+  std::optional<StringSet<>> BaselinePrints;
+  wrapguard::ScanOptions Options;
+  Format OutputFormat = Format::Text;
+  std::string Output;   ///< The sarif or json report; empty: stdout.
+  std::string FactsOut; ///< The facts file; empty: none.
+  /// What SARIF says of the tool (version, its home, the rule's page).
+  wrapguard::ToolInfo Tool;
+  std::string ExportFixes; ///< --export-fixes; empty: none.
+  bool Fix = false;        ///< --fix: apply the fixes in place.
+  /// --quiet: no progress line, no summary, no notes on stderr.
+  bool Quiet = false;
+  /// The build folder (-p) when it lies inside the source root: its headers
+  /// (generated ones) are not the project's own for the header default.
+  std::string BuildDir;
+  /// --cache-dir; Options.Cache points to it.
+  std::unique_ptr<wrapguard::ResultCache> Cache;
+};
+
+std::unique_ptr<CompilationDatabase> loadDatabase(const ScanRequest &Req,
+                                                  std::string &Error) {
   std::unique_ptr<CompilationDatabase> DB;
-  if (!BuildPath.empty()) {
-    if (sys::fs::is_regular_file(BuildPath))
+  if (!Req.BuildPath.empty()) {
+    if (sys::fs::is_regular_file(Req.BuildPath))
       DB = JSONCompilationDatabase::loadFromFile(
-          BuildPath, Error, JSONCommandLineSyntax::AutoDetect);
+          Req.BuildPath, Error, JSONCommandLineSyntax::AutoDetect);
     else
-      DB = CompilationDatabase::loadFromDirectory(BuildPath, Error);
+      DB = CompilationDatabase::loadFromDirectory(Req.BuildPath, Error);
   } else {
     SmallString<256> Dir;
-    if (!InputFiles.empty())
+    if (!Req.InputFiles.empty())
       Dir = sys::path::parent_path(
-          wrapguard::absolutePath(InputFiles.front(), ""));
+          wrapguard::absolutePath(Req.InputFiles.front(), ""));
     else
       sys::fs::current_path(Dir);
     DB = CompilationDatabase::autoDetectFromDirectory(Dir, Error);
@@ -276,21 +308,6 @@ std::unique_ptr<CompilationDatabase> loadDatabase(std::string &Error) {
   // lacks borrow the command of a similar file.
   return inferTargetAndDriverMode(inferMissingCompileCommands(std::move(DB)));
 }
-
-/// What the command line asks a scan (or `index`) to do, checked.
-struct ScanRequest {
-  bool IndexOnly = false;
-  wrapguard::PathOptions Paths;
-  std::optional<wrapguard::ShardSpec> Shard;
-  StringSet<> BaselinePrints;
-  wrapguard::ScanOptions Options;
-  std::string Output;   ///< The sarif or json report; empty: stdout.
-  std::string FactsOut; ///< The facts file; empty: none.
-  /// The build folder (-p) when it lies inside the source root: its headers
-  /// (generated ones) are not the project's own for the header default.
-  std::string BuildDir;
-  std::unique_ptr<wrapguard::ResultCache> Cache;
-};
 
 /// --config or --config-file, parsed, into \p Out. Returns an exit status
 /// when the configuration cannot be used.
@@ -357,6 +374,21 @@ std::optional<int> buildOptions(wrapguard::ScanOptions &Options) {
   return std::nullopt;
 }
 
+/// The options that the request takes as given.
+void copyPlainOptions(ScanRequest &Req) {
+  Req.BuildPath = BuildPath;
+  Req.InputFiles.assign(InputFiles.begin(), InputFiles.end());
+  Req.OutputFormat = OutputFormat;
+  Req.Output = Output;
+  Req.FactsOut = FactsOut;
+  Req.Tool.Version = WRAPGUARD_VERSION;
+  Req.Tool.InformationUri = InformationUri;
+  Req.Tool.RuleHelpUri = RuleHelpUri;
+  Req.ExportFixes = ExportFixes;
+  Req.Fix = Fix;
+  Req.Quiet = Quiet;
+}
+
 /// Fills \p Req from the command line; an exit status on a usage error or
 /// an unreadable baseline or configuration.
 std::optional<int> readRequest(ScanRequest &Req) {
@@ -376,8 +408,7 @@ std::optional<int> readRequest(ScanRequest &Req) {
         Req.BuildDir = Build;
     }
   }
-  Req.Output = Output;
-  Req.FactsOut = FactsOut;
+  copyPlainOptions(Req);
   if (!CacheDir.empty()) {
     auto Cache = wrapguard::ResultCache::open(CacheDir);
     if (!Cache)
@@ -390,7 +421,7 @@ std::optional<int> readRequest(ScanRequest &Req) {
     Req.FactsOut = Req.Output;
     Req.Output.clear();
   }
-  if (!Req.Output.empty() && OutputFormat == Format::Text)
+  if (!Req.Output.empty() && Req.OutputFormat == Format::Text)
     return fail("-o needs --format=sarif or --format=json; text goes to "
                 "stdout");
   if (!Config.empty() && !ConfigFile.empty())
@@ -418,11 +449,11 @@ std::vector<std::string> selectFiles(const CompilationDatabase &DB,
                                      const ScanRequest &Req,
                                      wrapguard::Report &R) {
   std::vector<std::string> Files;
-  if (InputFiles.empty()) {
+  if (Req.InputFiles.empty()) {
     for (const std::string &F : DB.getAllFiles())
       Files.push_back(wrapguard::absolutePath(F, ""));
   } else {
-    for (const std::string &F : InputFiles)
+    for (const std::string &F : Req.InputFiles)
       Files.push_back(wrapguard::absolutePath(F, ""));
   }
   llvm::sort(Files);
@@ -457,9 +488,9 @@ std::vector<std::string> selectFiles(const CompilationDatabase &DB,
 std::vector<wrapguard::TUResult>
 scanWithProgress(const CompilationDatabase &DB,
                  const std::vector<std::string> &Files,
-                 const wrapguard::ScanOptions &Options) {
-  bool ShowProgress =
-      !Quiet && Files.size() > 1 && sys::Process::FileDescriptorIsDisplayed(2);
+                 const ScanRequest &Req) {
+  bool ShowProgress = !Req.Quiet && Files.size() > 1 &&
+                      sys::Process::FileDescriptorIsDisplayed(2);
   wrapguard::ProgressFn Progress;
   if (ShowProgress)
     Progress = [](unsigned Done, unsigned Total, unsigned Findings) {
@@ -469,7 +500,7 @@ scanWithProgress(const CompilationDatabase &DB,
     };
   wrapguard::ClaimSet Claims;
   std::vector<wrapguard::TUResult> TUs =
-      wrapguard::scanFiles(DB, Files, Options, Claims, Progress);
+      wrapguard::scanFiles(DB, Files, Req.Options, Claims, Progress);
   if (ShowProgress)
     errs() << "\r\033[K";
   return TUs;
@@ -480,11 +511,11 @@ scanWithProgress(const CompilationDatabase &DB,
 int finishIndex(const std::vector<wrapguard::TUResult> &TUs,
                 const wrapguard::ProjectFacts &Facts, const ScanRequest &Req,
                 wrapguard::Report &R) {
-  wrapguard::SourceText Cache;
+  wrapguard::SourceText Text;
   for (const wrapguard::TUResult &TU : TUs)
-    wrapguard::reportTUProblems(TU, Cache, R);
-  printNotifications(R, !Quiet);
-  if (!Quiet)
+    wrapguard::reportTUProblems(TU, Text, R);
+  printNotifications(R, !Req.Quiet);
+  if (!Req.Quiet)
     errs() << "wrapguard: facts of " << Facts.size()
            << (Facts.size() == 1 ? " source" : " sources") << " from "
            << R.TranslationUnits << " translation unit"
@@ -497,22 +528,22 @@ int finishIndex(const std::vector<wrapguard::TUResult> &TUs,
 void applyBaselineFilter(std::vector<wrapguard::ReportFinding> &Findings,
                          std::vector<const ClangTidyError *> &Errors,
                          const ScanRequest &Req, wrapguard::Report &R) {
-  if (Baseline.empty())
+  if (!Req.BaselinePrints)
     return;
   std::vector<const ClangTidyError *> KeptErrors;
   for (size_t I = 0; I < Findings.size(); ++I)
-    if (!Req.BaselinePrints.contains(Findings[I].Fingerprint))
+    if (!Req.BaselinePrints->contains(Findings[I].Fingerprint))
       KeptErrors.push_back(Errors[I]);
   Errors = std::move(KeptErrors);
   R.SuppressedByBaseline =
-      wrapguard::applyBaseline(Findings, Req.BaselinePrints);
+      wrapguard::applyBaseline(Findings, *Req.BaselinePrints);
 }
 
 /// Writes the report in the chosen format; an exit status when it cannot.
 std::optional<int> writeReport(const wrapguard::Report &R,
                                const ScanRequest &Req,
                                std::vector<ClangTidyError> &Errors) {
-  if (OutputFormat == Format::Text) {
+  if (Req.OutputFormat == Format::Text) {
     // clang-tidy's own reporter: clang-style locations, source lines, fix-it
     // hints and notes, in colour on a terminal.
     ClangTidyOptions TextOptions = Req.Options.Defaults;
@@ -531,12 +562,8 @@ std::optional<int> writeReport(const wrapguard::Report &R,
                     sys::fs::OF_Text);
   if (EC)
     return fail("cannot write '" + Req.Output + "': " + EC.message());
-  if (OutputFormat == Format::Sarif) {
-    wrapguard::ToolInfo Tool;
-    Tool.Version = WRAPGUARD_VERSION;
-    Tool.InformationUri = InformationUri;
-    Tool.RuleHelpUri = RuleHelpUri;
-    wrapguard::writeSarif(R, Tool, Req.Paths, OS);
+  if (Req.OutputFormat == Format::Sarif) {
+    wrapguard::writeSarif(R, Req.Tool, Req.Paths, OS);
   } else {
     wrapguard::writeJson(R, Req.Paths, OS);
   }
@@ -544,12 +571,12 @@ std::optional<int> writeReport(const wrapguard::Report &R,
 }
 
 /// The summary on stderr: findings, then the check's function counts.
-void printSummary(const wrapguard::Report &R) {
+void printSummary(const wrapguard::Report &R, const ScanRequest &Req) {
   errs() << "wrapguard: " << R.Findings.size()
          << (R.Findings.size() == 1 ? " finding" : " findings") << " in "
          << R.TranslationUnits << " translation unit"
          << (R.TranslationUnits == 1 ? "" : "s");
-  if (!Baseline.empty())
+  if (Req.BaselinePrints)
     errs() << " (" << R.SuppressedByBaseline << " more in the baseline)";
   errs() << "\n";
   unsigned Unsupported = llvm::count_if(R.Notifications, [](const auto &N) {
@@ -569,7 +596,7 @@ int finishScan(wrapguard::Report &R, const ScanRequest &Req,
   R.ExecutionSuccessful = !hasErrors(R);
   // Problems with the scan go to stderr in every format, so CI logs show
   // them; SARIF carries them as tool notifications too.
-  printNotifications(R, !Quiet);
+  printNotifications(R, !Req.Quiet);
 
   std::vector<ClangTidyError> Errors;
   for (const ClangTidyError *E : Kept) {
@@ -587,22 +614,22 @@ int finishScan(wrapguard::Report &R, const ScanRequest &Req,
     return *Status;
 
   bool IOError = false;
-  if (!ExportFixes.empty()) {
+  if (!Req.ExportFixes.empty()) {
     std::error_code EC;
-    raw_fd_ostream OS(ExportFixes, EC, sys::fs::OF_None);
+    raw_fd_ostream OS(Req.ExportFixes, EC, sys::fs::OF_None);
     if (EC)
-      return fail("cannot write '" + ExportFixes + "': " + EC.message());
+      return fail("cannot write '" + Req.ExportFixes + "': " + EC.message());
     exportReplacements(Runnable.empty() ? "" : Runnable.front(), Errors, OS);
   }
-  if (Fix) {
+  if (Req.Fix) {
     unsigned Applied = 0, Offered = 0;
     IOError |= !applyFixes(R.Findings, Applied, Offered);
-    if (!Quiet)
+    if (!Req.Quiet)
       errs() << "wrapguard: applied " << Applied << " of " << Offered
              << " suggested fixes\n";
   }
-  if (!Quiet)
-    printSummary(R);
+  if (!Req.Quiet)
+    printSummary(R, Req);
   if (!R.ExecutionSuccessful || IOError)
     return 2;
   return R.Findings.empty() ? 0 : 1;
@@ -612,15 +639,15 @@ int finishScan(wrapguard::Report &R, const ScanRequest &Req,
 int reportScan(const std::vector<wrapguard::TUResult> &TUs,
                wrapguard::ProjectFacts Facts, const ScanRequest &Req,
                wrapguard::Report &R, ArrayRef<std::string> Runnable) {
-  wrapguard::SourceText Cache;
+  wrapguard::SourceText Text;
   wrapguard::FindingCollector Collector(Facts, Req.Paths, Req.BuildDir,
-                                        Req.Shard.has_value(), R, Cache);
+                                        Req.Shard.has_value(), R, Text);
   for (const wrapguard::TUResult &TU : TUs)
     Collector.addTU(TU);
   std::vector<wrapguard::ReportFinding> Findings;
   std::vector<const ClangTidyError *> Errors;
   Collector.take(Findings, Errors);
-  wrapguard::reportBudgetSkips(TUs, Cache, R);
+  wrapguard::reportBudgetSkips(TUs, Text, R);
   if (Req.Shard)
     R.ShardFacts = std::move(Facts);
 
@@ -650,14 +677,13 @@ int runScan(ArrayRef<const char *> Argv, bool IndexOnly) {
   if (std::optional<int> Status = readRequest(Req))
     return *Status;
   std::string DBError;
-  std::unique_ptr<CompilationDatabase> DB = loadDatabase(DBError);
+  std::unique_ptr<CompilationDatabase> DB = loadDatabase(Req, DBError);
   if (!DB)
     return fail("cannot load the compilation database: " + DBError);
 
   std::vector<std::string> Runnable = selectFiles(*DB, Req, R);
   R.TranslationUnits = Runnable.size();
-  std::vector<wrapguard::TUResult> TUs =
-      scanWithProgress(*DB, Runnable, Req.Options);
+  std::vector<wrapguard::TUResult> TUs = scanWithProgress(*DB, Runnable, Req);
 
   // The project's facts: every TU's, merged in file order (the merge is
   // commutative, so -j and shards do not change it).

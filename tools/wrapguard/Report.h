@@ -178,9 +178,6 @@ void writeSarif(const Report &R, const ToolInfo &Tool, const PathOptions &Paths,
 void writeJson(const Report &R, const PathOptions &Paths,
                llvm::raw_ostream &OS);
 
-/// A SARIF result for F (Sarif.cpp); merge rebuilds decided candidates with it.
-llvm::json::Object sarifResult(const ReportFinding &F, unsigned RuleIndex,
-                               const PathOptions &Paths);
 /// A SARIF relatedLocation for one note.
 llvm::json::Object sarifRelatedLocation(unsigned Id, const ReportNote &N,
                                         const PathOptions &Paths);

@@ -190,15 +190,6 @@ json::Object notification(const ReportNotification &N,
   return Out;
 }
 
-} // namespace
-
-json::Object sarifResult(const ReportFinding &F, unsigned RuleIndex,
-                         const PathOptions &Paths) {
-  return result(F, RuleIndex, Paths);
-}
-
-namespace {
-
 /// invocations[0]: success, the command line, the notifications, counts.
 json::Object invocation(const Report &R, const PathOptions &Paths) {
   json::Array Notifications;

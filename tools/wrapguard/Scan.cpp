@@ -134,13 +134,26 @@ public:
     Pending.clear();
     if (Targets.empty())
       return;
-    // A finding is in a function the checks walked: in the traversal scope.
+    // A finding is in a function the checks walked, usually in the
+    // traversal scope. Not always: the instantiation of a template member
+    // defined out of line is walked with the template's first declaration,
+    // while the definition that names it may be a unit another TU claimed.
+    // The rest of the TU is walked for those alone, so the name does not
+    // depend on who claimed what.
     for (Decl *D : Ctx.getTraversalScope())
       TraverseDecl(D);
+    llvm::erase_if(Targets, [&](const Target &T) {
+      if (T.Best)
+        record(T);
+      return T.Best != nullptr;
+    });
+    // Not TraverseDecl(TU): RecursiveASTVisitor walks the scope there.
+    if (!Targets.empty())
+      for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+        TraverseDecl(D);
     for (const Target &T : Targets)
       if (T.Best)
-        Out[{SM->getFilename(T.Loc).str(), SM->getFileOffset(T.Loc)}] =
-            T.Best->getQualifiedNameAsString();
+        record(T);
     Targets.clear();
   }
 
@@ -184,6 +197,10 @@ private:
     unsigned BestLength;
   };
 
+  void record(const Target &T) {
+    Out[{SM->getFilename(T.Loc).str(), SM->getFileOffset(T.Loc)}] =
+        T.Best->getQualifiedNameAsString();
+  }
   SourceRange expansionRange(SourceRange R) const {
     if (R.isInvalid())
       return R;
@@ -303,6 +320,33 @@ struct TULog {
   /// The units it met and claimed; a crash gives its claims back.
   ScopeRecord Scope;
 };
+
+/// One TU's work in the scan: what is known of it before it runs, what the
+/// cache said of it, and what it left. The scan keeps one per file, in the
+/// order of the files; each step reads and writes its own job, so no two
+/// lists are kept in step by index.
+struct TUJob {
+  std::string File;
+  TUPlan Plan;
+  /// What the cache said of it, for --verbose ("cache: x.h changed; ").
+  std::string CacheLog;
+  TUResult Result;
+};
+
+/// What a scan's rounds share: the database, the options, the claims, and
+/// the progress (TUs done so far, for every round).
+struct ScanRun {
+  const CompilationDatabase &DB;
+  const ScanOptions &Options;
+  ClaimSet &Claims;
+  const ProgressFn &Progress;
+  unsigned Done = 0;
+};
+
+/// How many rounds a scan rescans cached TUs for header code left to a TU
+/// that no longer has it (scanFiles). A round's rescans claim that code, so
+/// a second round is needed only when a rescan in turn leaves some.
+constexpr unsigned MaxRescanRounds = 3;
 
 /// Notes that the front end is done, before the checks run.
 class ParseDone : public ASTConsumer {
@@ -516,114 +560,120 @@ TUResult scanOne(const std::string &File, const TUPlan &Plan,
   return Out;
 }
 
-/// The directives a TU starts with, and the keys of the TUs it parses like
-/// and of its cache entry.
-std::vector<TUPlan> planTUs(const CompilationDatabase &DB,
-                            const std::vector<std::string> &Files,
-                            const ScanOptions &Options) {
+/// What the scan knows of \p File before it runs, into \p P: the keys of
+/// the TUs it parses like and of its cache entry, and the directives it
+/// starts with, or why it is parsed whole.
+void planTU(const CompilationDatabase &DB, const std::string &File,
+            const ScanOptions &Options, ClangTidyContext &Context,
+            const ArgumentsAdjuster &Adjust, TUPlan &P) {
+  std::vector<CompileCommand> Commands = DB.getCompileCommands(File);
+  if (Commands.size() != 1) {
+    P.Whole = "it has several compile commands";
+    return;
+  }
+  const CompileCommand &Cmd = Commands.front();
+  llvm::MD5 Hash;
+  Hash.update(Cmd.Directory);
+  for (const std::string &Arg : Adjust(Cmd.CommandLine, Cmd.Filename)) {
+    bool IsFile =
+        Arg == Cmd.Filename || absolutePath(Arg, Cmd.Directory) == File;
+    Hash.update(llvm::ArrayRef<uint8_t>{0});
+    Hash.update(IsFile ? StringRef("<main file>") : StringRef(Arg));
+  }
+  llvm::MD5::MD5Result Digest;
+  Hash.final(Digest);
+  P.FlagsKey = Digest.digest().str().str();
+  ClangTidyOptions Opts = Context.getOptionsForFile(File);
+  // Everything that decides what the TU's result holds: its command, its
+  // configuration as clang-tidy writes it, and the header default.
+  P.CacheKey = P.FlagsKey + " " +
+               llvm::toHex(llvm::MD5::hash(llvm::arrayRefFromStringRef(
+                               configurationAsText(Opts))),
+                           /*LowerCase=*/true) +
+               (Options.SourceRootHeaders ? " source-root-headers" : "");
+  if (!Options.Preambles) {
+    P.Whole = "--no-preamble";
+    return;
+  }
+  // The shim's fix-its add an #include to the file of the call, placed
+  // after the includes the check saw there; a header's were parsed into
+  // the preamble, out of the check's sight.
+  auto FixMode =
+      Opts.CheckOptions.find("wrapguard-unchecked-policy-call.FixMode");
+  if (FixMode != Opts.CheckOptions.end() &&
+      StringRef(FixMode->getValue().Value).trim() == "shim") {
+    P.Whole = "FixMode shim places #includes by what a preamble hides";
+    return;
+  }
+  auto Text = llvm::MemoryBuffer::getFile(File);
+  if (!Text)
+    return;
+  P.Region = inspectPreamble((*Text)->getBuffer());
+  if (!P.Region.Unshareable.empty()) {
+    P.Whole = P.Region.Unshareable;
+    return;
+  }
+  // Quoted includes are looked up next to the file first.
+  P.StartKey = P.FlagsKey + '\0' + llvm::sys::path::parent_path(File).str() +
+               '\0' + P.Region.Directives;
+}
+
+/// The directives each TU starts with, and the keys of the TUs it parses
+/// like and of its cache entry: one job per file, in the order of Files.
+std::vector<TUJob> planTUs(const CompilationDatabase &DB,
+                           const std::vector<std::string> &Files,
+                           const ScanOptions &Options) {
   IntrusiveRefCntPtr<llvm::vfs::FileSystem> Physical(
       llvm::vfs::createPhysicalFileSystem().release());
   ClangTidyContext Context(makeProvider(Options, Physical));
   ArgumentsAdjuster Adjust = commandAdjuster(Context);
 
-  std::vector<TUPlan> Plans(Files.size());
+  std::vector<TUJob> Jobs(Files.size());
   for (size_t I = 0; I < Files.size(); ++I) {
-    TUPlan &P = Plans[I];
-    std::vector<CompileCommand> Commands = DB.getCompileCommands(Files[I]);
-    if (Commands.size() != 1) {
-      P.Whole = "it has several compile commands";
-      continue;
-    }
-    const CompileCommand &Cmd = Commands.front();
-    llvm::MD5 Hash;
-    Hash.update(Cmd.Directory);
-    for (const std::string &Arg : Adjust(Cmd.CommandLine, Cmd.Filename)) {
-      bool IsFile =
-          Arg == Cmd.Filename || absolutePath(Arg, Cmd.Directory) == Files[I];
-      Hash.update(llvm::ArrayRef<uint8_t>{0});
-      Hash.update(IsFile ? StringRef("<main file>") : StringRef(Arg));
-    }
-    llvm::MD5::MD5Result Digest;
-    Hash.final(Digest);
-    P.FlagsKey = Digest.digest().str().str();
-    ClangTidyOptions Opts = Context.getOptionsForFile(Files[I]);
-    // Everything that decides what the TU's result holds: its command, its
-    // configuration as clang-tidy writes it, and the header default.
-    P.CacheKey = P.FlagsKey + " " +
-                 llvm::toHex(llvm::MD5::hash(llvm::arrayRefFromStringRef(
-                                 configurationAsText(Opts))),
-                             /*LowerCase=*/true) +
-                 (Options.SourceRootHeaders ? " source-root-headers" : "");
-    if (!Options.Preambles) {
-      P.Whole = "--no-preamble";
-      continue;
-    }
-    // The shim's fix-its add an #include to the file of the call, placed
-    // after the includes the check saw there; a header's were parsed into
-    // the preamble, out of the check's sight.
-    auto FixMode =
-        Opts.CheckOptions.find("wrapguard-unchecked-policy-call.FixMode");
-    if (FixMode != Opts.CheckOptions.end() &&
-        StringRef(FixMode->getValue().Value).trim() == "shim") {
-      P.Whole = "FixMode shim places #includes by what a preamble hides";
-      continue;
-    }
-    auto Text = llvm::MemoryBuffer::getFile(Files[I]);
-    if (!Text)
-      continue;
-    P.Region = inspectPreamble((*Text)->getBuffer());
-    if (!P.Region.Unshareable.empty()) {
-      P.Whole = P.Region.Unshareable;
-      continue;
-    }
-    // Quoted includes are looked up next to the file first.
-    P.StartKey = P.FlagsKey + '\0' +
-                 llvm::sys::path::parent_path(Files[I]).str() + '\0' +
-                 P.Region.Directives;
+    Jobs[I].File = Files[I];
+    planTU(DB, Files[I], Options, Context, Adjust, Jobs[I].Plan);
   }
-  return Plans;
+  return Jobs;
 }
 
-/// Groups the TUs of \p Which (those to parse) that start alike; returns
+/// Groups the jobs of \p Which (those to parse) that start alike; returns
 /// the number of TUs of each group.
-std::vector<unsigned> groupTUs(std::vector<TUPlan> &Plans,
-                               llvm::ArrayRef<size_t> Which) {
-  std::map<std::string, std::vector<size_t>> ByStart;
-  for (size_t I : Which)
-    if (!Plans[I].StartKey.empty())
-      ByStart[Plans[I].StartKey].push_back(I);
+std::vector<unsigned> groupTUs(llvm::ArrayRef<TUJob *> Which) {
+  std::map<std::string, std::vector<TUJob *>> ByStart;
+  for (TUJob *Job : Which)
+    if (!Job->Plan.StartKey.empty())
+      ByStart[Job->Plan.StartKey].push_back(Job);
   std::vector<unsigned> Members;
-  for (auto &[Start, TUs] : ByStart) {
-    if (TUs.size() < 2) {
-      Plans[TUs.front()].Whole =
+  for (auto &[Start, Group] : ByStart) {
+    if (Group.size() < 2) {
+      Group.front()->Plan.Whole =
           "no other TU starts with the same directives and flags";
       continue;
     }
-    for (size_t I : TUs)
-      Plans[I].Group = Members.size();
-    Members.push_back(TUs.size());
+    for (TUJob *Job : Group)
+      Job->Plan.Group = Members.size();
+    Members.push_back(Group.size());
   }
   return Members;
 }
 
-/// The order the TUs of \p Which start in: each group's TUs one after the
+/// The order the jobs of \p Which start in: each group's TUs one after the
 /// other, where its first TU is in file order, so few preambles are alive
 /// at once.
-std::vector<size_t> scheduleTUs(const std::vector<TUPlan> &Plans,
-                                llvm::ArrayRef<size_t> Which) {
-  std::vector<size_t> Order;
+std::vector<TUJob *> scheduleTUs(llvm::ArrayRef<TUJob *> Which) {
+  std::vector<TUJob *> Order;
   std::set<unsigned> Queued;
-  for (size_t I : Which) {
-    const std::optional<unsigned> &G = Plans[I].Group;
+  for (TUJob *Job : Which) {
+    const std::optional<unsigned> &G = Job->Plan.Group;
     if (!G) {
-      Order.push_back(I);
+      Order.push_back(Job);
       continue;
     }
     if (!Queued.insert(*G).second)
       continue;
-    for (size_t J : Which)
-      if (Plans[J].Group == G)
-        Order.push_back(J);
+    for (TUJob *Member : Which)
+      if (Member->Plan.Group == G)
+        Order.push_back(Member);
   }
   return Order;
 }
@@ -661,37 +711,34 @@ TUResult scanGuarded(const std::string &File, const TUPlan &Plan,
 
 namespace {
 
-/// Parses and checks the TUs of \p Which, into their slots of \p Results.
-void scanSome(const CompilationDatabase &DB,
-              const std::vector<std::string> &Files, std::vector<TUPlan> &Plans,
-              llvm::ArrayRef<size_t> Which, const ScanOptions &Options,
-              ClaimSet &Claims, std::vector<std::string> &CacheLog,
-              std::vector<TUResult> &Results, const ProgressFn &Progress,
-              unsigned &Done, unsigned Total) {
-  for (size_t I : Which)
-    Plans[I].Group.reset();
-  std::vector<unsigned> Members = groupTUs(Plans, Which);
+/// Parses and checks the jobs of \p Which, each into its own result.
+/// \p Total is the count the progress line counts up to.
+void scanSome(ScanRun &Run, llvm::ArrayRef<TUJob *> Which, unsigned Total) {
+  const ScanOptions &Options = Run.Options;
+  for (TUJob *Job : Which)
+    Job->Plan.Group.reset();
+  std::vector<unsigned> Members = groupTUs(Which);
   // The preambles' files live in a folder of this scan's own.
   SmallString<128> PreambleDir;
   if (!Members.empty() &&
       llvm::sys::fs::createUniqueDirectory("wrapguard-preambles", PreambleDir))
     PreambleDir.clear();
   PreambleStore Store(std::move(Members), std::string(PreambleDir));
-  ScanShared Shared{DB, Options, Claims, Store};
+  ScanShared Shared{Run.DB, Options, Run.Claims, Store};
 
   std::mutex ProgressMutex;
   unsigned Findings = 0;
-  // Each TU writes only its own slot, so the results come back in the order
-  // of Files whatever the scheduling.
-  auto ScanTU = [&](size_t I) {
+  // Each TU writes only its own job, so the results stay in the order of
+  // the files whatever the scheduling.
+  auto ScanTU = [&](TUJob *Job) {
     TULog Log;
-    std::string Note = std::move(Results[I].CacheNote);
-    Results[I] = scanGuarded(Files[I], Plans[I], Shared, Log);
-    Results[I].CacheNote = std::move(Note);
-    if (Plans[I].Group)
-      Store.done(*Plans[I].Group);
-    if (Options.Cache && !Plans[I].CacheKey.empty())
-      Options.Cache->store(Files[I], Plans[I].CacheKey, Results[I]);
+    std::string Note = std::move(Job->Result.CacheNote);
+    Job->Result = scanGuarded(Job->File, Job->Plan, Shared, Log);
+    Job->Result.CacheNote = std::move(Note);
+    if (Job->Plan.Group)
+      Store.done(*Job->Plan.Group);
+    if (Options.Cache && !Job->Plan.CacheKey.empty())
+      Options.Cache->store(Job->File, Job->Plan.CacheKey, Job->Result);
 #if defined(__GLIBC__)
     // A TU's AST is freed here, but glibc keeps the pages of its
     // per-thread arenas; without this the process holds on to its peak
@@ -699,30 +746,30 @@ void scanSome(const CompilationDatabase &DB,
     malloc_trim(0);
 #endif
     std::lock_guard<std::mutex> Lock(ProgressMutex);
-    ++Done;
-    for (const ClangTidyError &E : Results[I].Errors)
+    ++Run.Done;
+    for (const ClangTidyError &E : Job->Result.Errors)
       if (!isCompilerError(E))
         ++Findings;
     if (Options.Verbose)
-      llvm::errs() << "wrapguard: " << Files[I] << ": " << CacheLog[I]
-                   << Log.How << "; claimed " << Results[I].UnitsOwned.size()
-                   << " of " << Results[I].UnitsContained.size()
+      llvm::errs() << "wrapguard: " << Job->File << ": " << Job->CacheLog
+                   << Log.How << "; claimed " << Job->Result.UnitsOwned.size()
+                   << " of " << Job->Result.UnitsContained.size()
                    << " header units\n";
-    if (Progress)
-      Progress(Done, Total, Findings);
+    if (Run.Progress)
+      Run.Progress(Run.Done, Total, Findings);
   };
 
-  std::vector<size_t> Order = scheduleTUs(Plans, Which);
+  std::vector<TUJob *> Order = scheduleTUs(Which);
   unsigned Jobs = std::max(1u, std::min<unsigned>(Options.Jobs, Which.size()));
   if (Jobs == 1) {
-    for (size_t I : Order)
-      ScanTU(I);
+    for (TUJob *Job : Order)
+      ScanTU(Job);
   } else {
     // Each TU runs on a thread of its own with clang's front-end stack
     // (runGuarded); the pool only bounds how many run at once.
     llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Jobs));
-    for (size_t I : Order)
-      Pool.async(ScanTU, I);
+    for (TUJob *Job : Order)
+      Pool.async(ScanTU, Job);
     Pool.wait();
   }
   if (Options.Verbose && Store.buildSeconds() > 0)
@@ -733,45 +780,66 @@ void scanSome(const CompilationDatabase &DB,
     llvm::sys::fs::remove_directories(PreambleDir);
 }
 
-/// The TUs whose results the cache holds, in file order; their header units
-/// are claimed for them. One whose claims another cached TU already holds
-/// (two scans of different files wrote them) is rescanned.
-std::vector<size_t> reuseCached(const std::vector<std::string> &Files,
-                                const std::vector<TUPlan> &Plans,
-                                const ScanOptions &Options, ClaimSet &Claims,
-                                std::vector<std::string> &CacheLog,
-                                std::vector<TUResult> &Results) {
-  std::vector<size_t> Cached;
-  for (size_t I = 0; I < Files.size(); ++I) {
-    if (Plans[I].CacheKey.empty())
-      continue;
-    std::string Why;
-    bool Corrupt = false;
-    std::optional<TUResult> R =
-        Options.Cache->lookup(Files[I], Plans[I].CacheKey, Why, Corrupt);
-    if (!R) {
-      CacheLog[I] = "cache: " + Why + "; ";
-      if (Corrupt)
-        Results[I].CacheNote = "the cache entry of '" + Files[I] +
-                               "' was ignored: " + Why + "; scanned again";
-      continue;
-    }
-    std::vector<std::string> Taken;
-    for (const std::string &Key : R->UnitsOwned) {
-      if (!Claims.claim(Key))
-        break;
-      Taken.push_back(Key);
-    }
-    if (Taken.size() != R->UnitsOwned.size()) {
-      Claims.release(Taken);
-      CacheLog[I] = "cache: another cached TU claims its header code; ";
-      continue;
-    }
-    Results[I] = std::move(*R);
-    Results[I].File = Files[I];
-    Cached.push_back(I);
+/// Reuses \p Job's result from the cache when the cache holds it, claiming
+/// its header units for it; true when it did. One whose claims another
+/// cached TU already holds (two scans of different files wrote them) is
+/// rescanned.
+bool reuseCached(TUJob &Job, ResultCache &Cache, ClaimSet &Claims) {
+  if (Job.Plan.CacheKey.empty())
+    return false;
+  std::string Why;
+  bool Corrupt = false;
+  std::optional<TUResult> R =
+      Cache.lookup(Job.File, Job.Plan.CacheKey, Why, Corrupt);
+  if (!R) {
+    Job.CacheLog = "cache: " + Why + "; ";
+    if (Corrupt)
+      Job.Result.CacheNote = "the cache entry of '" + Job.File +
+                             "' was ignored: " + Why + "; scanned again";
+    return false;
   }
-  return Cached;
+  std::vector<std::string> Taken;
+  for (const std::string &Key : R->UnitsOwned) {
+    if (!Claims.claim(Key))
+      break;
+    Taken.push_back(Key);
+  }
+  if (Taken.size() != R->UnitsOwned.size()) {
+    Claims.release(Taken);
+    Job.CacheLog = "cache: another cached TU claims its header code; ";
+    return false;
+  }
+  Job.Result = std::move(*R);
+  Job.Result.File = Job.File;
+  return true;
+}
+
+/// The cached jobs of \p Cached that must be scanned again: those that met
+/// header code (a unit) which no result claims any longer, because the TU
+/// that claimed it last time changed and no longer has it. Each takes what
+/// it met, so a later one in file order leaves it to it.
+std::vector<TUJob *> orphanedCached(llvm::ArrayRef<TUJob> Jobs,
+                                    llvm::ArrayRef<TUJob *> Cached) {
+  llvm::StringSet<> Owned;
+  for (const TUJob &Job : Jobs)
+    for (const std::string &Key : Job.Result.UnitsOwned)
+      Owned.insert(Key);
+  std::vector<TUJob *> Rescan;
+  for (TUJob *Job : Cached) {
+    bool Orphans =
+        llvm::any_of(Job->Result.UnitsContained, [&](const std::string &Key) {
+          return !Owned.contains(Key);
+        });
+    if (!Orphans)
+      continue;
+    Rescan.push_back(Job);
+    // Claimed by this rescan first, so the others leave them to it.
+    for (const std::string &Key : Job->Result.UnitsContained)
+      Owned.insert(Key);
+    Job->CacheLog = "cache: header code it had left to another TU is now "
+                    "its to analyse; ";
+  }
+  return Rescan;
 }
 
 } // namespace
@@ -780,62 +848,41 @@ std::vector<TUResult> scanFiles(const CompilationDatabase &DB,
                                 const std::vector<std::string> &Files,
                                 const ScanOptions &Options, ClaimSet &Claims,
                                 const ProgressFn &Progress) {
-  std::vector<TUResult> Results(Files.size());
-  std::vector<TUPlan> Plans = planTUs(DB, Files, Options);
-  std::vector<std::string> CacheLog(Files.size());
+  std::vector<TUJob> Jobs = planTUs(DB, Files, Options);
   enableCrashRecovery();
 
-  std::vector<size_t> Cached;
-  if (Options.Cache)
-    Cached = reuseCached(Files, Plans, Options, Claims, CacheLog, Results);
-  if (Options.Verbose)
-    for (size_t I : Cached)
-      llvm::errs() << "wrapguard: " << Files[I] << ": reused from the cache\n";
-  std::vector<size_t> Fresh;
-  for (size_t I = 0, C = 0; I < Files.size(); ++I) {
-    if (C < Cached.size() && Cached[C] == I)
-      ++C;
-    else
-      Fresh.push_back(I);
+  // The cache's results, in file order; their header units are claimed
+  // for them before any TU is parsed.
+  std::vector<TUJob *> Cached, Fresh;
+  for (TUJob &Job : Jobs) {
+    bool Reused = Options.Cache && reuseCached(Job, *Options.Cache, Claims);
+    (Reused ? Cached : Fresh).push_back(&Job);
   }
-  unsigned Done = 0;
-  scanSome(DB, Files, Plans, Fresh, Options, Claims, CacheLog, Results,
-           Progress, Done, Fresh.size());
+  if (Options.Verbose)
+    for (const TUJob *Job : Cached)
+      llvm::errs() << "wrapguard: " << Job->File << ": reused from the cache\n";
+  ScanRun Run{DB, Options, Claims, Progress};
+  scanSome(Run, Fresh, Fresh.size());
 
   // Header code a cached TU met, that the TU which claimed it last time no
   // longer has (it changed), is analysed by no one: rescan a cached TU that
   // has it, first in file order. Each round claims what it finds.
-  for (unsigned Round = 0; Round < 3 && !Cached.empty(); ++Round) {
-    llvm::StringSet<> Owned;
-    for (const TUResult &R : Results)
-      for (const std::string &Key : R.UnitsOwned)
-        Owned.insert(Key);
-    std::vector<size_t> Rescan;
-    std::vector<size_t> StillCached;
-    for (size_t I : Cached) {
-      bool Orphans =
-          llvm::any_of(Results[I].UnitsContained, [&](const std::string &Key) {
-            return !Owned.contains(Key);
-          });
-      if (Orphans) {
-        Rescan.push_back(I);
-        // Claimed by this rescan first, so the others leave them to it.
-        for (const std::string &Key : Results[I].UnitsContained)
-          Owned.insert(Key);
-        CacheLog[I] = "cache: header code it had left to another TU is now "
-                      "its to analyse; ";
-      } else {
-        StillCached.push_back(I);
-      }
-    }
+  for (unsigned Round = 0; Round < MaxRescanRounds && !Cached.empty();
+       ++Round) {
+    std::vector<TUJob *> Rescan = orphanedCached(Jobs, Cached);
     if (Rescan.empty())
       break;
-    Cached = std::move(StillCached);
-    for (size_t I : Rescan)
-      Claims.release(Results[I].UnitsOwned);
-    scanSome(DB, Files, Plans, Rescan, Options, Claims, CacheLog, Results,
-             Progress, Done, Fresh.size() + Rescan.size());
+    llvm::erase_if(Cached,
+                   [&](TUJob *Job) { return llvm::is_contained(Rescan, Job); });
+    for (TUJob *Job : Rescan)
+      Claims.release(Job->Result.UnitsOwned);
+    scanSome(Run, Rescan, Fresh.size() + Rescan.size());
   }
+
+  std::vector<TUResult> Results;
+  Results.reserve(Jobs.size());
+  for (TUJob &Job : Jobs)
+    Results.push_back(std::move(Job.Result));
   return Results;
 }
 

@@ -19,12 +19,10 @@
 #ifndef WRAPGUARD_TOOLS_SCAN_H
 #define WRAPGUARD_TOOLS_SCAN_H
 
-#include "ScanHost.h"
-#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "TUResult.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include <functional>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -60,35 +58,6 @@ struct ScanOptions {
   std::string CrashIn;
 };
 
-struct TUResult {
-  std::string File;
-  /// False when the TU did not parse (compiler errors or a driver failure).
-  bool Parsed = true;
-  /// Non-zero when the TU crashed: the signal. Its results are lost.
-  int CrashSignal = 0;
-  /// Where it crashed: the qualified name of the function the check was
-  /// analysing, or empty when it crashed elsewhere: in the front end, or
-  /// after it when CrashAfterParse.
-  std::string CrashFunction;
-  bool CrashAfterParse = false;
-  /// Header findings are limited to the source root (see
-  /// ScanOptions::SourceRootHeaders) rather than by a configured filter.
-  bool HeadersUnderSourceRoot = false;
-  std::vector<clang::tidy::ClangTidyError> Errors;
-  /// (file as in the diagnostic, file offset) -> enclosing function.
-  std::map<std::pair<std::string, unsigned>, std::string> Functions;
-  /// What the check left for the project-wide decision: the TU's facts and
-  /// its candidates (ScanHost.h).
-  TUEvidence Evidence;
-  /// Claim keys of the project-header units the TU met, and of those it
-  /// claimed (TraversalScope.h).
-  std::vector<std::string> UnitsContained, UnitsOwned;
-  /// Every file the TU read (the main file, headers, those of its preamble).
-  std::vector<std::string> Dependencies;
-  /// A note to report: its cache entry could not be trusted.
-  std::string CacheNote;
-};
-
 /// Called after each TU, serialized: (TUs done, total, findings so far).
 using ProgressFn = std::function<void(unsigned, unsigned, unsigned)>;
 
@@ -99,13 +68,6 @@ std::vector<TUResult> scanFiles(const clang::tooling::CompilationDatabase &DB,
                                 const std::vector<std::string> &Files,
                                 const ScanOptions &Options, ClaimSet &Claims,
                                 const ProgressFn &Progress);
-
-/// True for the diagnostics clang-tidy makes of compiler errors.
-inline bool isCompilerError(const clang::tidy::ClangTidyError &E) {
-  return E.DiagnosticName == "clang-diagnostic-error" ||
-         (E.DiagLevel == clang::tooling::Diagnostic::Error &&
-          llvm::StringRef(E.DiagnosticName).starts_with("clang-diagnostic-"));
-}
 
 } // namespace wrapguard
 

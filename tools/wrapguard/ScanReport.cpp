@@ -29,9 +29,14 @@ static void reportCrash(const TUResult &TU, Report &R) {
   R.Notifications.push_back(std::move(N));
 }
 
+/// How many compiler errors of a TU that does not parse are reported: the
+/// first ones say what is wrong, the rest mostly follow from them.
+constexpr unsigned MaxParseErrorsPerTU = 20;
+
 /// What went wrong with one TU, as notifications: a cache entry it could
-/// not trust (a note), a crash, or at most 20 of its compiler errors.
-void reportTUProblems(const TUResult &TU, SourceText &Cache, Report &R) {
+/// not trust (a note), a crash, or the first MaxParseErrorsPerTU of its
+/// compiler errors.
+void reportTUProblems(const TUResult &TU, SourceText &Text, Report &R) {
   if (!TU.CacheNote.empty())
     R.Notifications.push_back(notification("cache-entry-ignored", "note",
                                            TU.CacheNote, reportPath(TU.File)));
@@ -41,14 +46,14 @@ void reportTUProblems(const TUResult &TU, SourceText &Cache, Report &R) {
     return reportCrash(TU, R);
   unsigned Reported = 0;
   for (const ClangTidyError &E : TU.Errors) {
-    if (!isCompilerError(E) || Reported++ == 20)
+    if (!isCompilerError(E) || Reported++ >= MaxParseErrorsPerTU)
       continue;
     ReportNotification N =
         notification("parse-error", "error",
                      "cannot parse '" + TU.File + "': " + E.Message.Message);
     if (!E.Message.FilePath.empty()) {
       N.Path = reportPath(E.Message.FilePath, E.BuildDirectory);
-      N.Pos = Cache.position(N.Path, E.Message.FileOffset);
+      N.Pos = Text.position(N.Path, E.Message.FileOffset);
     }
     R.Notifications.push_back(std::move(N));
   }
@@ -60,7 +65,7 @@ void reportTUProblems(const TUResult &TU, SourceText &Cache, Report &R) {
 
 /// One of clang-tidy's errors as the writers see it.
 static ReportFinding toFinding(const ClangTidyError &E, const TUResult &TU,
-                               SourceText &Cache) {
+                               SourceText &Text) {
   ReportFinding F;
   F.Check = E.DiagnosticName;
   F.Message = E.Message.Message;
@@ -68,8 +73,8 @@ static ReportFinding toFinding(const ClangTidyError &E, const TUResult &TU,
   F.AlwaysEmpty = isAlwaysEmptyMessage(F.Message);
   F.Loc.Path = reportPath(E.Message.FilePath, E.BuildDirectory);
   F.Loc.Offset = E.Message.FileOffset;
-  F.Loc.Pos = Cache.position(F.Loc.Path, F.Loc.Offset);
-  F.LineText = Cache.lineText(F.Loc.Path, F.Loc.Offset);
+  F.Loc.Pos = Text.position(F.Loc.Path, F.Loc.Offset);
+  F.LineText = Text.lineText(F.Loc.Path, F.Loc.Offset);
   auto Fn = TU.Functions.find({E.Message.FilePath, E.Message.FileOffset});
   if (Fn != TU.Functions.end())
     F.Function = Fn->second;
@@ -80,7 +85,7 @@ static ReportFinding toFinding(const ClangTidyError &E, const TUResult &TU,
       continue;
     N.Loc.Path = reportPath(Note.FilePath, E.BuildDirectory);
     N.Loc.Offset = Note.FileOffset;
-    N.Loc.Pos = Cache.position(N.Loc.Path, N.Loc.Offset);
+    N.Loc.Pos = Text.position(N.Loc.Path, N.Loc.Offset);
     F.Notes.push_back(std::move(N));
   }
   for (const auto &FileFix : E.Message.Fix)
@@ -90,8 +95,8 @@ static ReportFinding toFinding(const ClangTidyError &E, const TUResult &TU,
       Edit.Offset = Rep.getOffset();
       Edit.Length = Rep.getLength();
       Edit.Text = Rep.getReplacementText().str();
-      Edit.Begin = Cache.position(Edit.Path, Edit.Offset);
-      Edit.End = Cache.position(Edit.Path, Edit.Offset + Edit.Length);
+      Edit.Begin = Text.position(Edit.Path, Edit.Offset);
+      Edit.End = Text.position(Edit.Path, Edit.Offset + Edit.Length);
       F.Edits.push_back(std::move(Edit));
     }
   return F;
@@ -110,7 +115,7 @@ static void addEvidence(ClangTidyError &E, ReportFinding &F,
 }
 
 void FindingCollector::addTU(const TUResult &TU) {
-  reportTUProblems(TU, Cache, R);
+  reportTUProblems(TU, Text, R);
   for (const ClangTidyError &E : TU.Errors)
     if (!isCompilerError(E) && !E.Message.FilePath.empty())
       addError(TU, E);
@@ -153,7 +158,7 @@ void FindingCollector::addFinding(const TUResult &TU, const ClangTidyError &E,
     D.Cand = C->Cand;
     D.Origin = C->Origin;
   }
-  ReportFinding F = toFinding(*Err, TU, Cache);
+  ReportFinding F = toFinding(*Err, TU, Text);
   auto Key = std::make_tuple(F.Loc.Path, F.Loc.Offset, F.Check, F.Message);
   auto Same = Unique.find(Key);
   // A finding in a header that one TU decided on its own and another left
@@ -186,7 +191,7 @@ bool FindingCollector::decide(ReportFinding &F, DeferredFinding &D) {
   if (!Res.Report)
     return false;
   for (const Evidence &Ev : Res.Notes)
-    addEvidence(Decided.back(), F, evidenceNote(Ev, D.Origin, Cache));
+    addEvidence(Decided.back(), F, evidenceNote(Ev, D.Origin, Text));
   return true;
 }
 
@@ -214,7 +219,7 @@ void fingerprintCandidates(std::vector<DeferredFinding> &Candidates,
 /// Sums the check's function counts over the TUs, and reports each function
 /// it skipped because a budget ran out once, however many TUs saw it (a
 /// header's), in place order.
-void reportBudgetSkips(const std::vector<TUResult> &TUs, SourceText &Cache,
+void reportBudgetSkips(const std::vector<TUResult> &TUs, SourceText &Text,
                        Report &R) {
   using Skip = TUEvidence::Skip;
   std::map<std::tuple<std::string, unsigned, std::string>, const Skip *> Skips;
@@ -238,7 +243,7 @@ void reportBudgetSkips(const std::vector<TUResult> &TUs, SourceText &Cache,
     if (L.valid()) {
       N.Path = reportPath(L.File);
       // Columns in characters when the file is there to count them.
-      N.Pos = Cache.position(N.Path, L.Offset, L.Line, L.Column);
+      N.Pos = Text.position(N.Path, L.Offset, L.Line, L.Column);
     }
     R.Notifications.push_back(std::move(N));
   }

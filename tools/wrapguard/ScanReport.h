@@ -12,7 +12,7 @@
 #define WRAPGUARD_TOOLS_SCANREPORT_H
 
 #include "Report.h"
-#include "Scan.h"
+#include "TUResult.h"
 #include <deque>
 #include <map>
 #include <tuple>
@@ -20,8 +20,9 @@
 namespace wrapguard {
 
 /// What went wrong with one TU, as notifications: a cache entry it could
-/// not trust (a note), a crash, or at most 20 of its compiler errors.
-void reportTUProblems(const TUResult &TU, SourceText &Cache, Report &R);
+/// not trust (a note), a crash, or at most 20 of its compiler errors
+/// (MaxParseErrorsPerTU).
+void reportTUProblems(const TUResult &TU, SourceText &Text, Report &R);
 
 /// Findings, deduplicated across TUs (a header included by several reports
 /// once) and sorted by place. Candidates are decided here, against the
@@ -32,9 +33,9 @@ public:
   /// --source-root leaves out; \p Sharded: candidates are kept for merge.
   FindingCollector(const ProjectFacts &Facts, const PathOptions &Paths,
                    std::string BuildDir, bool Sharded, Report &R,
-                   SourceText &Cache)
+                   SourceText &Text)
       : Facts(Facts), Paths(Paths), BuildDir(std::move(BuildDir)),
-        Sharded(Sharded), R(R), Cache(Cache) {}
+        Sharded(Sharded), R(R), Text(Text) {}
 
   /// The TU's problems as notifications, and its findings.
   void addTU(const TUResult &TU);
@@ -70,7 +71,7 @@ private:
   std::string BuildDir;
   bool Sharded;
   Report &R;
-  SourceText &Cache;
+  SourceText &Text;
   std::map<std::tuple<std::string, unsigned, std::string, std::string>, Kept>
       Unique;
   std::deque<clang::tidy::ClangTidyError>
@@ -86,7 +87,7 @@ void fingerprintCandidates(std::vector<DeferredFinding> &Candidates,
 /// Sums the check's function counts over the TUs, and reports each function
 /// it skipped because a budget ran out once, however many TUs saw it (a
 /// header's), in place order.
-void reportBudgetSkips(const std::vector<TUResult> &TUs, SourceText &Cache,
+void reportBudgetSkips(const std::vector<TUResult> &TUs, SourceText &Text,
                        Report &R);
 
 } // namespace wrapguard

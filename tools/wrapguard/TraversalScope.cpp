@@ -96,7 +96,8 @@ private:
 
 /// Whether \p D holds code to analyse or facts to collect: a definition
 /// (with a body, an initializer). A forward declaration shares its USR with
-/// the definition, so it must not claim it.
+/// the definition, so it must not claim it under the definition's key (but
+/// see holdsInstantiations).
 bool isDefinition(const Decl &D) {
   if (const auto *T = dyn_cast<TemplateDecl>(&D))
     return T->getTemplatedDecl() && isDefinition(*T->getTemplatedDecl());
@@ -109,6 +110,36 @@ bool isDefinition(const Decl &D) {
   return false;
 }
 
+/// Whether \p D is the first declaration of a template that this TU
+/// instantiated, without being its definition: tiny-dnn's
+/// `template <typename NetType> class network;` ahead of the class, or a
+/// function template declared before it is defined. RecursiveASTVisitor,
+/// and so the checks' matchers and the facts collector, visits a template's
+/// instantiations at its first declaration only (TraverseTemplateInstantiations
+/// runs for the canonical declaration), never at a later definition: such a
+/// declaration holds the code of every instantiation, and is a unit of its
+/// own. Not when the definition is in a system header (a project header
+/// that declares a library's template ahead of it): that code is never
+/// walked under the scope.
+bool holdsInstantiations(const Decl &D, const SourceManager &SM) {
+  if (!D.isCanonicalDecl())
+    return false;
+  const Decl *Definition = nullptr;
+  bool Instantiated = false;
+  if (const auto *C = dyn_cast<ClassTemplateDecl>(&D)) {
+    Definition = C->getTemplatedDecl()->getDefinition();
+    Instantiated = !C->specializations().empty();
+  } else if (const auto *F = dyn_cast<FunctionTemplateDecl>(&D)) {
+    Definition = F->getTemplatedDecl()->getDefinition();
+    Instantiated = !F->specializations().empty();
+  } else if (const auto *V = dyn_cast<VarTemplateDecl>(&D)) {
+    Definition = V->getTemplatedDecl()->getDefinition();
+    Instantiated = !V->specializations().empty();
+  }
+  return Instantiated && Definition &&
+         !SM.isInSystemHeader(Definition->getLocation());
+}
+
 /// The claim key of a unit in this TU; none when it has no USR, and is
 /// then walked by every TU that has it, as before claims.
 std::optional<std::string> claimKey(const Decl &Unit, const SourceManager &SM,
@@ -116,10 +147,19 @@ std::optional<std::string> claimKey(const Decl &Unit, const SourceManager &SM,
   std::optional<std::string> USR = usrOf(&Unit);
   if (!USR || USR->empty())
     return std::nullopt;
+  // The walker sees the instantiations where the visitors do: through the
+  // first declaration, so they are in its key (a TU that instantiates the
+  // template with other types sees it otherwise).
   SignatureWalker Walker(SM, Unit);
   Walker.TraverseDecl(const_cast<Decl *>(&Unit));
   llvm::MD5 Hash;
   Hash.update(FlagsKey);
+  // A first declaration shares its USR with the template's definition, a
+  // unit of its own: the role keeps their keys apart.
+  if (!isDefinition(Unit)) {
+    Hash.update(llvm::ArrayRef<uint8_t>{0});
+    Hash.update("first declaration");
+  }
   for (const std::string &S : Walker.Seen) {
     Hash.update(S);
     Hash.update(llvm::ArrayRef<uint8_t>{0});
@@ -159,7 +199,7 @@ void ScopeConsumer::HandleTranslationUnit(ASTContext &Ctx) {
         Walk(*cast<DeclContext>(D));
         continue;
       }
-      if (!Claiming || !isDefinition(*D)) {
+      if (!Claiming || !(isDefinition(*D) || holdsInstantiations(*D, SM))) {
         if (!Restrict)
           Scope.push_back(D);
         continue;

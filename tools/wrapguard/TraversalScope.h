@@ -13,7 +13,10 @@
 //    looked into through namespaces and `extern "C"` blocks -- is claimed by
 //    the first TU of the scan that meets it, in a set shared by the workers,
 //    so a header's functions are analysed and contribute facts once per scan,
-//    not once per including TU.
+//    not once per including TU. A unit is a definition, or the first
+//    declaration of a template defined later (`template <class T> class
+//    Net;`): clang's visitors reach a template's instantiations through its
+//    first declaration only, so that declaration holds their code.
 //
 // A unit's claim key is its USR plus a signature of what its analysis can
 // see in this TU beyond its own text: the compile flags (macros), the

@@ -9,7 +9,8 @@
 // merged facts as a facts file and reads them back (`index`, `FactsFile`).
 // Prints the median of each phase over --runs.
 //
-// Uses only checker/ProjectFacts.cpp and LLVM's Support library: no Clang.
+// Uses only checker/facts/ProjectFacts.cpp and LLVM's Support library: no
+// Clang.
 //
 //===----------------------------------------------------------------------===//
 
