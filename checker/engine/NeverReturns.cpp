@@ -46,37 +46,39 @@ const FunctionDecl *NeverReturns::stopsAt(const CFGElement &Elt) {
 }
 
 bool NeverReturns::operator()(const FunctionDecl &FD) {
+  // Asked at every call the engine meets: the answer for each declaration
+  // is kept, negative ones included.
+  const FunctionDecl *Key = FD.getCanonicalDecl();
+  auto It = Cache.find(Key);
+  if (It != Cache.end())
+    return It->second;
   if (FD.isNoReturn())
-    return true;
+    return Cache[Key] = true;
   // Only what could end a path in a project's code is read: functions that
   // return nothing (a function that returns a value has a reason to), and
   // constructors and destructors (fatal log-message objects). A system
   // header's functions that never return say so in their declarations.
-  if (!FD.getReturnType()->isVoidType())
-    return false;
   const FunctionDecl *Def = nullptr;
-  if (!FD.hasBody(Def) || !Def || Def->isDependentContext() ||
+  if (!FD.getReturnType()->isVoidType() || !FD.hasBody(Def) || !Def ||
+      Def->isDependentContext() ||
       Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
-    return false;
+    return Cache[Key] = false;
   if (const auto *MD = dyn_cast<CXXMethodDecl>(Def))
     if (MD->isVirtual() && !MD->hasAttr<FinalAttr>() &&
         !MD->getParent()->hasAttr<FinalAttr>())
-      return false; // Callers may reach an override.
-  auto It = Cache.find(Def);
-  if (It != Cache.end())
-    return It->second;
-  if (InProgress.size() >= MaxNeverReturnsDepth || InProgress.count(Def)) {
+      return Cache[Key] = false; // Callers may reach an override.
+  if (InProgress.size() >= MaxNeverReturnsDepth || InProgress.count(Key)) {
     Truncated = true;
     return false;
   }
   bool OuterTruncated = std::exchange(Truncated, false);
-  InProgress.insert(Def);
+  InProgress.insert(Key);
   bool Result = ofDefinition(*Def);
-  InProgress.erase(Def);
+  InProgress.erase(Key);
   // "Never returns" holds whatever was cut short (a cut-short callee was
   // taken to return); "returns" may not.
   if (Result || !Truncated)
-    Cache[Def] = Result;
+    Cache[Key] = Result;
   Truncated |= OuterTruncated;
   return Result;
 }

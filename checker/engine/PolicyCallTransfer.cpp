@@ -759,6 +759,8 @@ bool Transfer::referenceGetter(const CallExpr &Call, const FunctionDecl &FD) {
 /// `is_quantized(t->type)` twice with the same argument values: one boolean
 /// for both, so the solver sees that the second test repeats the first.
 bool Transfer::pureCall(const CallExpr &Call, const FunctionDecl &FD) {
+  if (!C.Oracle.isPure(FD))
+    return false;
   std::vector<const void *> Key{FD.getCanonicalDecl()};
   for (const Expr *A : Call.arguments()) {
     const void *Id = nullptr;
@@ -771,8 +773,6 @@ bool Transfer::pureCall(const CallExpr &Call, const FunctionDecl &FD) {
       return false;
     Key.push_back(Id);
   }
-  if (!C.Oracle.isPure(FD))
-    return false;
   BoolValue *&B = C.PureResults[Key];
   if (!B)
     B = &Env.makeAtomicBoolValue();
@@ -935,6 +935,11 @@ void Transfer::assignPointer(const BinaryOperator &BO) {
 /// `x += n`, `++x`) keeps its old value there; give it a new one, so that
 /// nothing that keys on values (pure calls) takes it for unchanged.
 void Transfer::freshScalar(const Expr &LHS) {
+  // Only keys of pure calls made so far can be misled; before the first one
+  // (and in functions with none) values need not change, which keeps loops
+  // converging as fast as before.
+  if (C.PureResults.empty())
+    return;
   QualType T = LHS.getType();
   if (!T->isScalarType() || W.isCallable(LHS))
     return;

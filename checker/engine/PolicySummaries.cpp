@@ -243,16 +243,17 @@ private:
 } // namespace
 
 bool PolicySummaries::isPure(const FunctionDecl &FD) {
-  const FunctionDecl *Def = nullptr;
-  if (!FD.hasBody(Def) || !Def || Def->isDependentContext() ||
-      Def->isVariadic())
-    return false;
-  if (const auto *MD = dyn_cast<CXXMethodDecl>(Def))
-    if (MD->isVirtual() || !MD->isStatic())
-      return false; // `this` is state the arguments do not show.
-  auto It = Pure.find(Def);
+  auto It = Pure.find(FD.getCanonicalDecl());
   if (It != Pure.end())
     return It->second;
+  const FunctionDecl *Def = nullptr;
+  if (!FD.hasBody(Def) || !Def || Def->isDependentContext() ||
+      Def->isVariadic() ||
+      Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+    return Pure[FD.getCanonicalDecl()] = false;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Def))
+    if (MD->isVirtual() || !MD->isStatic())
+      return Pure[FD.getCanonicalDecl()] = false; // `this`: unseen state.
   if (InProgress.size() >= MaxSummaryDepth || InProgress.count(Def))
     return false; // Not cached: answered for where it was asked from.
   InProgress.insert(Def);
@@ -271,7 +272,7 @@ bool PolicySummaries::isPure(const FunctionDecl &FD) {
     Result = B.Pure;
   }
   InProgress.erase(Def);
-  return Pure[Def] = Result;
+  return Pure[FD.getCanonicalDecl()] = Result;
 }
 
 /// The C interfaces that look a symbol up by name at run time.
@@ -362,6 +363,11 @@ PolicySummaries::fieldsSetBy(const CXXMethodDecl &Method) {
        !Method.getParent()->hasAttr<FinalAttr>()) ||
       !Method.hasBody(Def) || !Def || Def->isDependentContext() ||
       Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+    return {};
+  // Only a class with callable fields has anything to set.
+  if (llvm::none_of(Method.getParent()->fields(), [this](const FieldDecl *F) {
+        return Types.isNullable(F->getType());
+      }))
     return {};
   auto It = FieldsSet.find(Def);
   if (It != FieldsSet.end())
