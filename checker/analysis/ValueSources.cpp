@@ -42,6 +42,12 @@ public:
           return collect(Arg, Depth + 1);
       return;
     }
+    // A dynamic_cast's null result says the object has another type, not
+    // that the source is empty: testing it tests no source.
+    if (isa<CXXDynamicCastExpr>(E)) {
+      Out.Complete = false;
+      return;
+    }
     if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
       return collect(Cast->getSubExpr(), Depth + 1); // IntFn(identity)
     if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {

@@ -1,6 +1,8 @@
 //===- CallableSyntax.cpp - What the syntax says about callables ----------===//
 
 #include "CallableSyntax.h"
+#include "CallableTypes.h"
+#include "HandleConstructors.h"
 #include "StripNoise.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
@@ -29,8 +31,21 @@ bool isEmptyValue(const Expr *E, ASTContext &Ctx) {
   if (!E)
     return false;
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
-    if (CE->getNumArgs() == 0)
-      return true;
+    if (CE->getNumArgs() == 0 ||
+        llvm::all_of(CE->arguments(),
+                     [](const Expr *A) { return isa<CXXDefaultArgExpr>(A); })) {
+      // `Fn()`, `std::shared_ptr<F>()`: the standard's types are empty when
+      // default-constructed. A functor object (`Acc()`) is a target, not an
+      // empty callable; another callable class is what its constructor
+      // leaves (HandleConstructors.h).
+      const CXXRecordDecl *RD = CE->getType()->getAsCXXRecordDecl();
+      if (!RD || RD->isInStdNamespace())
+        return true;
+      if (!CallableTypes::isNullableCallableClass(*RD))
+        return false;
+      return HandleConstructors(Ctx).afterConstruction(*CE) ==
+             Emptiness::AlwaysEmpty;
+    }
     return isEmptyValue(CE->getArg(0), Ctx);
   }
   if (const auto *ILE = dyn_cast<InitListExpr>(E))

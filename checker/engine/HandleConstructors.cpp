@@ -1,7 +1,6 @@
 //===- HandleConstructors.cpp - Is a freshly built handle empty? ----------===//
 
 #include "HandleConstructors.h"
-#include "CallableSyntax.h"
 #include "StripNoise.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -213,7 +212,11 @@ Emptiness HandleConstructors::valueOf(const Expr *E, const FunctionDecl *Callee,
   E = stripNoise(E);
   if (!E)
     return Emptiness::Unknown;
-  if (isNullLiteral(E, Ctx))
+  // nullptr, NULL, 0 (CallableSyntax's isNullLiteral depends on this file).
+  if (E->getType()->isNullPtrType() ||
+      (!E->isValueDependent() &&
+       E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) !=
+           Expr::NPCK_NotNull))
     return Emptiness::AlwaysEmpty;
   if (isa<CXXNewExpr, LambdaExpr>(E))
     return Emptiness::NonEmpty;
