@@ -140,6 +140,11 @@ void Captures::recordCaptures(const LambdaExpr &L, const FunctionDecl &Def,
     CallableState St = stateOf(*V, Q.env(), Types);
     CaptureState CS;
     CS.State = St.NonEmpty ? judgeState(St, Q) : Emptiness::Unknown;
+    // A reference capture reads the variable when the lambda runs, not when
+    // it is made (`f = [&f] { f(); };` calls what f holds by then): unknown
+    // here, unless the lambda's calls in this function say (analyse).
+    if (C.getCaptureKind() == LCK_ByRef)
+      CS.State = Emptiness::Unknown;
     CS.Loc = C.isImplicit() ? L.getBeginLoc() : C.getLocation();
     CS.Init = InitExpr;
     CS.Enclosing = &Def;

@@ -26,6 +26,7 @@ std::function<int(int)> by_reference(int mode) {
   auto call = [&step](int x) { return step(x); };
   // CHECK-NOTES: :[[@LINE-1]]:39: warning: call through possibly empty callable 'step' [wrapguard-unchecked-policy-call]
   // CHECK-NOTES: :[[@LINE-2]]:17: note: 'step' is captured here, where it may be empty
+  // CHECK-NOTES: :[[@LINE-3]]:17: note: 'step' comes from 'select_step', which returns an empty callable on some path ({{.*}}.cpp:13)
   return call;
 }
 
@@ -56,7 +57,7 @@ Fn compose(Fn f, Fn g) {
   // CHECK-NOTES: :[[@LINE-1]]:33: warning: call through possibly empty callable 'g' [wrapguard-unchecked-policy-call]
   // CHECK-NOTES: :[[@LINE-2]]:14: note: 'g' is captured here, where it may be empty
   // CHECK-NOTES: :[[@LINE-3]]:33: note: check that 'g' is not empty before this call, e.g. 'if (g)'
-  // CHECK-NOTES: :[[@LINE-4]]:14: note: 'g' of 'compose' is passed an empty callable in 'pipeline' ({{.*}}.cpp:63)
+  // CHECK-NOTES: :[[@LINE-4]]:14: note: 'g' of 'compose' is passed an empty callable in 'pipeline' ({{.*}}.cpp:64)
 }
 Fn pipeline() {
   Fn inc = [](int x) { return x + 1; };
