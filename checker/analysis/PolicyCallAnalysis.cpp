@@ -483,8 +483,7 @@ void PolicyCallAnalyzer::Impl::addOriginNote(const CallSite &Site,
   const Expr *Origin = stripNoise(O.Value);
   // `(init_fn)dlsym(h, "init")`: the loader is the source.
   if (const auto *Cast = dyn_cast_or_null<ExplicitCastExpr>(Origin))
-    if (const auto *Loaded =
-            dyn_cast<CallExpr>(stripNoise(Cast->getSubExpr())))
+    if (const auto *Loaded = dyn_cast<CallExpr>(stripNoise(Cast->getSubExpr())))
       if (const FunctionDecl *Loader = Loaded->getDirectCallee();
           Loader && Summaries.isLoader(*Loader)) {
         F.Notes.push_back({Loaded->getBeginLoc(),
