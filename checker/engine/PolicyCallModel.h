@@ -84,6 +84,9 @@ private:
   llvm::DenseMap<const clang::VarDecl *, clang::dataflow::StorageLocation *>
       Statics;
   std::map<std::vector<const void *>, clang::dataflow::BoolValue *> PureResults;
+  std::map<std::pair<const void *, const void *>,
+           clang::dataflow::StorageLocation *>
+      Elements;
   /// Null when the function copies no callable for OpenMP.
   std::unique_ptr<OpenMPObjects> OpenMP;
 };

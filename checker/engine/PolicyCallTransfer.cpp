@@ -595,6 +595,8 @@ private:
   void setFieldsOfThis(llvm::ArrayRef<const FieldDecl *> Fields);
   bool referenceGetter(const CallExpr &Call, const FunctionDecl &FD);
   bool pureCall(const CallExpr &Call, const FunctionDecl &FD);
+  bool containerElement(const CXXOperatorCallExpr &OC);
+  void forgetElements(const Expr &Container);
   void freshScalar(const Expr &LHS);
   /// Whether E is a call of a run-time symbol loader (isLoader).
   bool loadedSymbol(const Expr &E);
@@ -660,9 +662,56 @@ void Transfer::copyOrMoveConstruct(const CXXConstructExpr &CE,
     W.markMovedFrom(Arg0);
 }
 
+/// std::vector, std::deque and std::array: `v[i]` is the same element for
+/// the same container and index until the container changes.
+static bool isStdSequence(QualType T) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD || !RD->isInStdNamespace() || !RD->getIdentifier())
+    return false;
+  StringRef N = RD->getName();
+  return N == "vector" || N == "deque" || N == "array";
+}
+
+/// `if (v[i].f) v[i].f(x);`: both subscripts denote one element, so the
+/// test guards the call.
+bool Transfer::containerElement(const CXXOperatorCallExpr &OC) {
+  if (OC.getOperator() != OO_Subscript || OC.getNumArgs() != 2 ||
+      !OC.isGLValue() || !isStdSequence(OC.getArg(0)->getType()))
+    return false;
+  StorageLocation *Container = Env.getStorageLocation(*OC.getArg(0));
+  const Expr *Index = OC.getArg(1);
+  const void *IndexId = Env.getValue(*Index);
+  if (!IndexId)
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Index->IgnoreParenImpCasts()))
+      IndexId = Env.getStorageLocation(*DRE);
+  if (!Container || !IndexId)
+    return false;
+  StorageLocation *&Loc = C.Elements[{Container, IndexId}];
+  if (!Loc)
+    Loc = &Env.createStorageLocation(OC.getType().getNonReferenceType());
+  Env.setStorageLocation(OC, *Loc);
+  if (W.isCallable(OC) && !stateOf(OC, Env, C.Types).NonEmpty)
+    W.setState(OC, W.unknownState());
+  return true;
+}
+
+/// A container that may change (a non-const method, an assignment) holds
+/// other elements afterwards.
+void Transfer::forgetElements(const Expr &Container) {
+  if (C.Elements.empty() || !isStdSequence(Container.getType()))
+    return;
+  const StorageLocation *L = Env.getStorageLocation(Container);
+  for (auto It = C.Elements.begin(); It != C.Elements.end();)
+    It = It->first.first == L ? C.Elements.erase(It) : std::next(It);
+}
+
 void Transfer::VisitCXXOperatorCallExpr(const CXXOperatorCallExpr *OC) {
   if (Maps.transferOperator(*OC))
     return;
+  if (containerElement(*OC))
+    return;
+  if (OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
+    forgetElements(*OC->getArg(0));
   switch (OC->getOperator()) {
   case OO_Equal:
     if (assign(*OC))
@@ -723,6 +772,9 @@ bool Transfer::nullComparison(bool IsEq, const Expr *L, const Expr *R,
 void Transfer::VisitCXXMemberCallExpr(const CXXMemberCallExpr *MC) {
   if (Maps.transferMember(*MC))
     return;
+  if (const CXXMethodDecl *M = MC->getMethodDecl(); M && !M->isConst())
+    if (const Expr *Obj = MC->getImplicitObjectArgument())
+      forgetElements(*Obj);
   const Expr *Obj = MC->getImplicitObjectArgument();
   const CXXMethodDecl *Method = MC->getMethodDecl();
   // Smart pointers declare operator bool, get() and reset() in a base.
@@ -938,7 +990,7 @@ void Transfer::freshScalar(const Expr &LHS) {
   // Only keys of pure calls made so far can be misled; before the first one
   // (and in functions with none) values need not change, which keeps loops
   // converging as fast as before.
-  if (C.PureResults.empty())
+  if (C.PureResults.empty() && C.Elements.empty())
     return;
   QualType T = LHS.getType();
   if (!T->isScalarType() || W.isCallable(LHS))

@@ -58,6 +58,11 @@ struct TransferContext {
   /// callee, then the arguments' values or storage): see CallResultOracle.
   std::map<std::vector<const void *>, clang::dataflow::BoolValue *>
       &PureResults;
+  /// One location per element of a standard sequence read with `v[i]`,
+  /// keyed by the container's location and the index's value (or, for an
+  /// integer the framework does not model, its variable's location).
+  std::map<std::pair<const void *, const void *>,
+           clang::dataflow::StorageLocation *> &Elements;
   /// Null when the function copies no callable for OpenMP.
   OpenMPObjects *OpenMP = nullptr;
 };

@@ -1,0 +1,45 @@
+// RUN: %check_wrapguard %s %t
+
+// `v[i]` of a std::vector, std::deque or std::array is one element for the
+// same container and index: a test of `v[i].f` guards a call through
+// `v[i].f` (ncnn's layer registry). A changed index, or a container that may
+// have changed (a non-const method, an assignment), is another element.
+
+#include <vector>
+struct Layer {};
+typedef void (*destroyer_fn)(Layer *, void *);
+struct Entry { const char *name; destroyer_fn destroyer; void *userdata; };
+struct Priv { std::vector<Entry> reg; };
+void register_layer(Priv *d, const char *n, destroyer_fn f = 0) { Entry e = {n, f, nullptr}; d->reg.push_back(e); }
+void make(Priv *d) { register_layer(d, "x"); }
+void destroy(Priv *d, Layer *layer, int typeindex) {
+  int custom_index = typeindex & ~0x100;
+  if (d->reg[custom_index].destroyer) {
+    d->reg[custom_index].destroyer(layer, d->reg[custom_index].userdata); // no-warning
+  } else {
+    delete layer;
+  }
+}
+
+// True neighbours.
+
+void destroy_unguarded(Priv *d, Layer *layer, int i) {
+  d->reg[i].destroyer(layer, nullptr);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: call through possibly empty callable 'd->reg[i].destroyer' [wrapguard-unchecked-policy-call]
+}
+
+void destroy_shifted(Priv *d, Layer *layer, int i) {
+  if (!d->reg[i].destroyer)
+    return;
+  i++;
+  d->reg[i].destroyer(layer, nullptr);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: call through possibly empty callable 'd->reg[i].destroyer' [wrapguard-unchecked-policy-call]
+}
+
+void destroy_after_erase(Priv *d, Layer *layer, int i) {
+  if (!d->reg[i].destroyer)
+    return;
+  d->reg.erase(d->reg.begin());
+  d->reg[i].destroyer(layer, nullptr);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: call through possibly empty callable 'd->reg[i].destroyer' [wrapguard-unchecked-policy-call]
+}
