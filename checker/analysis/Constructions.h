@@ -60,18 +60,19 @@ public:
                                  const clang::FunctionDecl *Owner);
 
   /// What Ctor does with F; nullopt when Ctor's definition is not in this
-  /// TU (the TU that has it records it).
+  /// TU (the TU that has it records it), or when the flow analysis of its
+  /// body shows that what its statements say would claim too much (see
+  /// exitEffect).
   std::optional<CtorFact> effectOn(const clang::CXXConstructorDecl &Ctor,
                                    const clang::FieldDecl &F);
-
-  /// The effect as the init list and the body's statements write it.
-  std::optional<CtorFact> writtenEffectOn(const clang::CXXConstructorDecl &Ctor,
-                                          const clang::FieldDecl &F);
 
   /// `Layer(int, int)`: how a constructor is named in notes.
   static std::string constructorName(const clang::CXXConstructorDecl &C);
 
 private:
+  /// The effect as the init list and the body's statements write it.
+  std::optional<CtorFact> writtenEffectOn(const clang::CXXConstructorDecl &Ctor,
+                                          const clang::FieldDecl &F);
   std::optional<Construction> ofConstructor(const clang::CXXConstructExpr &CE,
                                             const clang::FunctionDecl *Owner);
   std::optional<Construction> ofAggregate(const clang::CXXRecordDecl &RD,
