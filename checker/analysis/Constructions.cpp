@@ -475,11 +475,7 @@ Constructions::exitEffect(const CXXConstructorDecl &Def) {
           const auto *F = dyn_cast<FieldDecl>(D);
           if (!F || X.Set.count(F) || !L)
             continue;
-          CallableState St;
-          if (const auto *RL = dyn_cast<dataflow::RecordStorageLocation>(L))
-            St = stateOfRecord(*RL, Q.env());
-          else if (const auto *PV = Q.env().get<dataflow::PointerValue>(*L))
-            St = stateOfPointer(*PV);
+          CallableState St = stateAt(*L, F->getType(), Q.env(), Types);
           if (!St.NonEmpty)
             continue;
           for (const auto &[Index, Entry] : Params)

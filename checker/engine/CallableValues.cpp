@@ -74,20 +74,25 @@ CallableState stateOf(const Expr &E, const Environment &Env,
   return {};
 }
 
-CallableState stateOf(const VarDecl &V, const Environment &Env,
-                      const CallableTypes &Types) {
-  CallableKind K = Types.classify(V.getType());
-  StorageLocation *L = Env.getStorageLocation(V);
-  if (K == CallableKind::None || !L)
+CallableState stateAt(const StorageLocation &L, QualType T,
+                      const Environment &Env, const CallableTypes &Types) {
+  CallableKind K = Types.classify(T);
+  if (K == CallableKind::None)
     return {};
   if (isRecordKind(K)) {
-    if (auto *R = dyn_cast<RecordStorageLocation>(L))
+    if (const auto *R = dyn_cast<RecordStorageLocation>(&L))
       return stateOfRecord(*R, Env);
     return {};
   }
-  if (auto *PV = valueAs<PointerValue>(Env, *L))
+  if (auto *PV = valueAs<PointerValue>(Env, L))
     return stateOfPointer(*PV);
   return {};
+}
+
+CallableState stateOf(const VarDecl &V, const Environment &Env,
+                      const CallableTypes &Types) {
+  StorageLocation *L = Env.getStorageLocation(V);
+  return L ? stateAt(*L, V.getType(), Env, Types) : CallableState{};
 }
 
 } // namespace wrapguard

@@ -61,6 +61,13 @@ CallableState stateOf(const clang::Expr &E,
                       const clang::dataflow::Environment &Env,
                       const CallableTypes &Types);
 
+/// The state of the callable of type T stored at L (a variable, a field),
+/// likewise.
+CallableState stateAt(const clang::dataflow::StorageLocation &L,
+                      clang::QualType T,
+                      const clang::dataflow::Environment &Env,
+                      const CallableTypes &Types);
+
 /// The state of variable V, likewise.
 CallableState stateOf(const clang::VarDecl &V,
                       const clang::dataflow::Environment &Env,

@@ -343,13 +343,9 @@ fieldsProvenSet(const PathQuery &Q, const CallableTypes &Types) {
     return Out;
   for (const auto &[D, L] : This->children()) {
     const auto *F = dyn_cast<FieldDecl>(D);
-    if (!F || !L || !Types.isNullable(F->getType()))
+    if (!F || !L)
       continue;
-    CallableState St;
-    if (const auto *RL = dyn_cast<RecordStorageLocation>(L))
-      St = stateOfRecord(*RL, Env);
-    else if (const auto *PV = Env.get<PointerValue>(*L))
-      St = stateOfPointer(*PV);
+    CallableState St = stateAt(*L, F->getType(), Env, Types);
     if (St.NonEmpty && judgeState(St, Q) == Emptiness::NonEmpty)
       Out.push_back(F);
   }
