@@ -8,6 +8,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include <set>
 
 using namespace clang;
 using namespace clang::tidy;
@@ -311,6 +312,12 @@ Expected<std::unique_ptr<ResultCache>> ResultCache::open(StringRef Dir) {
       new ResultCache(std::string(Entries), std::move(Build)));
 }
 
+std::string ResultCache::pchFolder() const {
+  SmallString<256> Path(sys::path::parent_path(Dir));
+  sys::path::append(Path, "pch");
+  return std::string(Path);
+}
+
 std::string ResultCache::entryPath(StringRef File, StringRef Key) const {
   SmallString<256> Path(Dir);
   sys::path::append(Path, hashOf((File + Twine('\0') + Key).str()) + ".json");
@@ -499,6 +506,52 @@ bool ResultCache::dependenciesUnchanged(StringRef Id, std::string &Why,
   std::lock_guard<std::mutex> Guard(HashLock);
   DepsChecked.try_emplace(Id, Why, Corrupt);
   return Why.empty();
+}
+
+ResultCache::PruneCounts ResultCache::prune() {
+  PruneCounts Counts;
+  std::set<std::string> Named;
+  std::vector<std::string> Lists;
+  std::error_code EC;
+  for (sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC)) {
+    StringRef Path = It->path();
+    StringRef Name = sys::path::filename(Path);
+    if (Name.starts_with("deps-") && Name.ends_with(".txt")) {
+      Lists.push_back(Path.str());
+      continue;
+    }
+    if (!Name.ends_with(".json"))
+      continue;
+    auto Buffer = MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                        /*RequiresNullTerminator=*/false);
+    std::optional<json::Value> Doc;
+    if (Buffer) {
+      StringRef Payload = (*Buffer)->getBuffer().split('\n').second;
+      if (Expected<json::Value> V = json::parse(Payload))
+        Doc = std::move(*V);
+      else
+        consumeError(V.takeError());
+    }
+    const json::Object *O = Doc ? Doc->getAsObject() : nullptr;
+    std::optional<StringRef> File = O ? O->getString("file") : std::nullopt;
+    std::optional<StringRef> Deps =
+        O ? O->getString("dependencies") : std::nullopt;
+    if (!O || !File || !Deps || O->getString("build") != StringRef(Build) ||
+        !sys::fs::exists(*File)) {
+      sys::fs::remove(Path);
+      ++Counts.Entries;
+      continue;
+    }
+    Named.insert(dependenciesPath(*Deps));
+    ++Counts.Kept;
+  }
+  for (const std::string &List : Lists)
+    if (!Named.count(List)) {
+      sys::fs::remove(List);
+      ++Counts.Lists;
+    }
+  return Counts;
 }
 
 void ResultCache::drop(StringRef File, StringRef Key) {

@@ -60,6 +60,19 @@ public:
   /// Forgets \p File's entry under \p Key (the scan rescans the TU).
   void drop(llvm::StringRef File, llvm::StringRef Key);
 
+  /// Where the scan keeps its precompiled shared headers (SharedHeaders.h):
+  /// a folder beside the entries, which it manages itself.
+  std::string pchFolder() const;
+
+  /// `wrapguard cache --prune`: removes the entries that no scan can use
+  /// again (damaged, written by another wrapguard build, or of a file that
+  /// is gone) and the lists of files read that no entry names. Counts what
+  /// it removed and kept.
+  struct PruneCounts {
+    unsigned Entries = 0, Lists = 0, Kept = 0;
+  };
+  PruneCounts prune();
+
 private:
   ResultCache(std::string Dir, std::string Build)
       : Dir(std::move(Dir)), Build(std::move(Build)) {}

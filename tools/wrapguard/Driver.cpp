@@ -20,6 +20,7 @@
 #include "Report.h"
 #include "Scan.h"
 #include "ScanReport.h"
+#include "SharedHeaders.h"
 #include "Subcommands.h"
 #include "TraversalScope.h"
 #include "Wording.h"
@@ -181,8 +182,14 @@ cl::opt<std::string> CacheDir(
     "cache-dir",
     cl::desc("Reuse the results of TUs whose files, flags and configuration "
              "are unchanged since a scan with the same cache folder, and keep "
-             "this scan's there"),
+             "this scan's there, with the precompiled shared headers"),
     cl::value_desc("dir"), cl::sub(ScanCommands), cl::cat(Category));
+// Testing only: the text a system header must reach for TUs to share a
+// precompiled header of it (SharedHeaders.h); small test headers use less.
+cl::opt<uint64_t>
+    SharedHeaderBytes("shared-header-bytes", cl::Hidden,
+                      cl::init(wrapguard::DefaultSharedHeaderBytes),
+                      cl::sub(ScanCommands), cl::cat(Category));
 cl::opt<bool> Verbose("verbose",
                       cl::desc("Say on stderr how each TU was parsed (its "
                                "preamble, or why none) and what it claimed"),
@@ -210,7 +217,8 @@ constexpr const char *Overview =
     "  wrapguard -p BUILD [options] [files...]\n"
     "  wrapguard merge [-o OUT] a.sarif b.sarif ...\n"
     "  wrapguard index -p BUILD -o FACTS.json [files...]\n"
-    "  wrapguard join --sites FLAGGED --trace TRACE [--format=text|json]\n\n"
+    "  wrapguard join --sites FLAGGED --trace TRACE [--format=text|json]\n"
+    "  wrapguard cache --prune DIR\n\n"
     "Exit status: 0 no findings, 1 findings, 2 the scan failed or was "
     "incomplete\n(bad arguments, unreadable database, a TU that does not "
     "parse or crashed, a missing file).\n";
@@ -414,7 +422,9 @@ std::optional<int> readRequest(ScanRequest &Req) {
     if (!Cache)
       return fail(toString(Cache.takeError()));
     Req.Cache = std::move(*Cache);
+    Req.Options.SharedHeaderCacheDir = Req.Cache->pchFolder();
   }
+  Req.Options.SharedHeaderBytes = SharedHeaderBytes;
   if (Req.IndexOnly) {
     if (Output.empty())
       return fail("index needs -o FACTS.json");
@@ -587,6 +597,8 @@ void printSummary(const wrapguard::Report &R, const ScanRequest &Req) {
                                        R.FunctionsSkipped - Unsupported,
                                        Unsupported)
          << "\n";
+  for (const std::string &Line : R.Parsing)
+    errs() << "wrapguard: " << Line << "\n";
 }
 
 /// Writes the report and the fixes; the scan's exit status.
@@ -648,6 +660,7 @@ int reportScan(const std::vector<wrapguard::TUResult> &TUs,
   std::vector<const ClangTidyError *> Errors;
   Collector.take(Findings, Errors);
   wrapguard::reportBudgetSkips(TUs, Text, R);
+  R.Parsing = wrapguard::parsingSummary(TUs);
   if (Req.Shard)
     R.ShardFacts = std::move(Facts);
 
@@ -714,5 +727,7 @@ int main(int Argc, const char **Argv) {
     return wrapguard::runMerge();
   if (wrapguard::JoinCommand)
     return wrapguard::runJoin();
+  if (wrapguard::CacheCommand)
+    return wrapguard::runCache();
   return runScan(ArrayRef(Argv, Argc), static_cast<bool>(IndexCommand));
 }

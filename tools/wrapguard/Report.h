@@ -116,6 +116,9 @@ struct Report {
   /// UnsupportedNotificationId notification.
   unsigned FunctionsAnalysed = 0;
   unsigned FunctionsSkipped = 0;
+  /// How the parsed TUs shared their headers, for the summary: empty when
+  /// none had heavy headers to share (ScanReport.cpp, parsingSummary).
+  std::vector<std::string> Parsing;
   /// With --shard: the shard's facts and every candidate, written to the
   /// SARIF run's properties so that `merge` decides them project-wide.
   std::optional<ProjectFacts> ShardFacts;

@@ -6,6 +6,7 @@
 #include "Paths.h"
 #include "Preambles.h"
 #include "ScanHost.h"
+#include "SharedHeaders.h"
 #include "TraversalScope.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyModule.h"
@@ -288,6 +289,13 @@ struct TUPlan {
   std::string StartKey;
   /// The preamble group, when the TU shares its preamble.
   std::optional<unsigned> Group;
+  /// The heavy system headers it reaches (SharedHeaders.h), and the group
+  /// of TUs that share a PCH of them, when it does. TUs whose flags differ
+  /// only in -I and -iquote share one when those headers resolve alike
+  /// for both (equal SharedKey).
+  std::vector<std::string> SharedRoots;
+  std::string SharedKey;
+  std::optional<unsigned> SharedGroup;
   /// Why it is parsed whole (for --verbose).
   std::string Whole;
 };
@@ -309,6 +317,7 @@ struct ScanShared {
   const ScanOptions &Options;
   ClaimSet &Claims;
   PreambleStore &Store;
+  SharedHeaderStore &Headers;
 };
 
 /// How one TU went: for --verbose, and what a crash leaves to report. It
@@ -319,6 +328,10 @@ struct TULog {
   bool Parsed = false;
   /// The units it met and claimed; a crash gives its claims back.
   ScopeRecord Scope;
+  /// It loaded its group's shared headers, and why the parse made with
+  /// them is not the one a scan without them makes (empty when it is).
+  bool UsedSharedHeaders = false;
+  std::string SharedUnsound;
 };
 
 /// One TU's work in the scan: what is known of it before it runs, what the
@@ -358,6 +371,19 @@ private:
   bool &Done;
 };
 
+/// After the parse, before the checks: the guard's look at the TU's own
+/// declarations.
+class GuardDeclarations : public ASTConsumer {
+public:
+  explicit GuardDeclarations(SharedHeaderGuard &Guard) : Guard(Guard) {}
+  void HandleTranslationUnit(ASTContext &Context) override {
+    Guard.checkDeclarations(Context);
+  }
+
+private:
+  SharedHeaderGuard &Guard;
+};
+
 /// clang-tidy's own action (see runClangTidy), after the traversal scope is
 /// set, and with the FunctionLocator after it.
 class TidyActionFactory : public FrontendActionFactory {
@@ -385,6 +411,7 @@ public:
     // Alive until the TU is done: the AST reads from its file lazily.
     std::shared_ptr<const PrecompiledPreamble> Preamble =
         usePreamble(*Invocation, *Files);
+    UsedPCH = useSharedHeaders(*Invocation, *Files);
 
     // FrontendActionFactory::runInvocation, with the dependency collector.
     CompilerInstance Compiler(std::move(PCHContainerOps));
@@ -416,6 +443,33 @@ public:
   }
 
 private:
+  /// Sets \p Invocation up to load the group's shared headers before its
+  /// first line, when the TU has them; returns them.
+  std::shared_ptr<const SharedPCH>
+  useSharedHeaders(CompilerInvocation &Invocation, FileManager &Files) {
+    if (!Plan.SharedGroup)
+      return nullptr;
+    std::string Why, How;
+    std::shared_ptr<const SharedPCH> PCH =
+        Shared.Headers.get(*Plan.SharedGroup, Invocation,
+                           Files.getVirtualFileSystemPtr(), Why, How);
+    if (!PCH) {
+      Log.How = "parsed whole: " + Why;
+      return nullptr;
+    }
+    Log.How =
+        "shared headers of group " + std::to_string(*Plan.SharedGroup + 1);
+    if (!How.empty()) {
+      Log.How += " (" + How + "; of";
+      for (const std::string &Root : PCH->Roots)
+        Log.How += " " + Root;
+      Log.How += ")";
+    }
+    Invocation.getPreprocessorOpts().ImplicitPCHInclude = PCH->Path;
+    Log.UsedSharedHeaders = true;
+    return PCH;
+  }
+
   /// Sets \p Invocation up to start from the group's preamble, when the TU
   /// has one; returns it.
   std::shared_ptr<const PrecompiledPreamble>
@@ -476,6 +530,13 @@ private:
                                                    StringRef File) override {
       std::vector<std::unique_ptr<ASTConsumer>> Consumers;
       Consumers.push_back(std::make_unique<ParseDone>(Parent.Log.Parsed));
+      if (Parent.UsedPCH) {
+        auto Guard = std::make_unique<SharedHeaderGuard>(
+            *Parent.UsedPCH, Compiler.getPreprocessor(),
+            Parent.Log.SharedUnsound);
+        Consumers.push_back(std::make_unique<GuardDeclarations>(*Guard));
+        Compiler.getPreprocessor().addPPCallbacks(std::move(Guard));
+      }
       // Before the checks, so they walk the scope it sets.
       Consumers.push_back(std::make_unique<ScopeConsumer>(
           Parent.Shared.Claims, Parent.Plan.FlagsKey,
@@ -503,6 +564,8 @@ private:
   ScanShared &Shared;
   TULog &Log;
   unsigned PreambleSize = 0;
+  /// Alive until the TU is done: the guard reads it.
+  std::shared_ptr<const SharedPCH> UsedPCH;
 };
 
 TUResult scanOne(const std::string &File, const TUPlan &Plan,
@@ -565,7 +628,8 @@ TUResult scanOne(const std::string &File, const TUPlan &Plan,
 /// starts with, or why it is parsed whole.
 void planTU(const CompilationDatabase &DB, const std::string &File,
             const ScanOptions &Options, ClangTidyContext &Context,
-            const ArgumentsAdjuster &Adjust, TUPlan &P) {
+            const ArgumentsAdjuster &Adjust, IncludeGraph &Graph,
+            std::map<std::string, IncludePaths> &PathsByFlags, TUPlan &P) {
   std::vector<CompileCommand> Commands = DB.getCompileCommands(File);
   if (Commands.size() != 1) {
     P.Whole = "it has several compile commands";
@@ -574,7 +638,8 @@ void planTU(const CompilationDatabase &DB, const std::string &File,
   const CompileCommand &Cmd = Commands.front();
   llvm::MD5 Hash;
   Hash.update(Cmd.Directory);
-  for (const std::string &Arg : Adjust(Cmd.CommandLine, Cmd.Filename)) {
+  std::vector<std::string> Args = Adjust(Cmd.CommandLine, Cmd.Filename);
+  for (const std::string &Arg : Args) {
     bool IsFile =
         Arg == Cmd.Filename || absolutePath(Arg, Cmd.Directory) == File;
     Hash.update(llvm::ArrayRef<uint8_t>{0});
@@ -605,6 +670,31 @@ void planTU(const CompilationDatabase &DB, const std::string &File,
     P.Whole = "FixMode shim places #includes by what a preamble hides";
     return;
   }
+  auto [Paths, New] = PathsByFlags.try_emplace(P.FlagsKey);
+  if (New)
+    Paths->second = includePathsOf(Args, Cmd.Directory);
+  P.SharedRoots = Graph.sharedRoots(File, Paths->second);
+  if (!P.SharedRoots.empty()) {
+    // The flags but the file and the project's include folders, then what
+    // the roots reach through this TU's folders.
+    std::string Key = "wrapguard-pch-1 " LLVM_VERSION_STRING;
+    Key += '\0' + Cmd.Directory;
+    for (size_t I = 0; I < Args.size(); ++I) {
+      StringRef Arg = Args[I];
+      if (Arg == "-I" || Arg == "-iquote") {
+        ++I;
+        continue;
+      }
+      if (Arg.starts_with("-I") || Arg.starts_with("-iquote") ||
+          Arg == Cmd.Filename || absolutePath(Arg, Cmd.Directory) == File)
+        continue;
+      Key += '\0' + Arg.str();
+    }
+    for (const std::string &Root : P.SharedRoots)
+      Key += '\0' + Root + '\0' + Graph.reachDigest(Root, Paths->second);
+    P.SharedKey = llvm::toHex(llvm::MD5::hash(llvm::arrayRefFromStringRef(Key)),
+                              /*LowerCase=*/true);
+  }
   auto Text = llvm::MemoryBuffer::getFile(File);
   if (!Text)
     return;
@@ -627,21 +717,53 @@ std::vector<TUJob> planTUs(const CompilationDatabase &DB,
       llvm::vfs::createPhysicalFileSystem().release());
   ClangTidyContext Context(makeProvider(Options, Physical));
   ArgumentsAdjuster Adjust = commandAdjuster(Context);
+  IncludeGraph Graph(Options.SharedHeaderBytes);
+  std::map<std::string, IncludePaths> PathsByFlags;
 
   std::vector<TUJob> Jobs(Files.size());
   for (size_t I = 0; I < Files.size(); ++I) {
     Jobs[I].File = Files[I];
-    planTU(DB, Files[I], Options, Context, Adjust, Jobs[I].Plan);
+    planTU(DB, Files[I], Options, Context, Adjust, Graph, PathsByFlags,
+           Jobs[I].Plan);
   }
   return Jobs;
 }
 
-/// Groups the jobs of \p Which (those to parse) that start alike; returns
-/// the number of TUs of each group.
+/// The shared-header groups of a scan: how many TUs each has, its key
+/// (flags and roots) and its roots.
+struct SharedGroups {
+  std::vector<unsigned> Members;
+  std::vector<std::string> Keys;
+  std::vector<std::vector<std::string>> Roots;
+};
+
+/// Groups the jobs of \p Which (those to parse) that reach the same heavy
+/// headers with the same flags. A group of one is worth a PCH only when
+/// the PCH is kept for the next scan (\p Kept).
+SharedGroups groupSharedHeaders(llvm::ArrayRef<TUJob *> Which, bool Kept) {
+  std::map<std::string, std::vector<TUJob *>> ByRoots;
+  for (TUJob *Job : Which)
+    if (!Job->Plan.SharedKey.empty())
+      ByRoots[Job->Plan.SharedKey].push_back(Job);
+  SharedGroups Out;
+  for (auto &[Key, Group] : ByRoots) {
+    if (Group.size() < 2 && !Kept)
+      continue;
+    for (TUJob *Job : Group)
+      Job->Plan.SharedGroup = Out.Members.size();
+    Out.Members.push_back(Group.size());
+    Out.Keys.push_back(Key);
+    Out.Roots.push_back(Group.front()->Plan.SharedRoots);
+  }
+  return Out;
+}
+
+/// Groups the jobs of \p Which (those to parse) that start alike and share
+/// no heavy headers; returns the number of TUs of each group.
 std::vector<unsigned> groupTUs(llvm::ArrayRef<TUJob *> Which) {
   std::map<std::string, std::vector<TUJob *>> ByStart;
   for (TUJob *Job : Which)
-    if (!Job->Plan.StartKey.empty())
+    if (!Job->Plan.StartKey.empty() && !Job->Plan.SharedGroup)
       ByStart[Job->Plan.StartKey].push_back(Job);
   std::vector<unsigned> Members;
   for (auto &[Start, Group] : ByStart) {
@@ -661,10 +783,19 @@ std::vector<unsigned> groupTUs(llvm::ArrayRef<TUJob *> Which) {
 /// other, where its first TU is in file order, so few preambles are alive
 /// at once.
 std::vector<TUJob *> scheduleTUs(llvm::ArrayRef<TUJob *> Which) {
+  // A group by kind (0: shared headers, 1: preamble) and number.
+  auto GroupOf =
+      [](const TUJob *Job) -> std::optional<std::pair<int, unsigned>> {
+    if (Job->Plan.SharedGroup)
+      return std::make_pair(0, *Job->Plan.SharedGroup);
+    if (Job->Plan.Group)
+      return std::make_pair(1, *Job->Plan.Group);
+    return std::nullopt;
+  };
   std::vector<TUJob *> Order;
-  std::set<unsigned> Queued;
+  std::set<std::pair<int, unsigned>> Queued;
   for (TUJob *Job : Which) {
-    const std::optional<unsigned> &G = Job->Plan.Group;
+    std::optional<std::pair<int, unsigned>> G = GroupOf(Job);
     if (!G) {
       Order.push_back(Job);
       continue;
@@ -672,7 +803,7 @@ std::vector<TUJob *> scheduleTUs(llvm::ArrayRef<TUJob *> Which) {
     if (!Queued.insert(*G).second)
       continue;
     for (TUJob *Member : Which)
-      if (Member->Plan.Group == G)
+      if (GroupOf(Member) == G)
         Order.push_back(Member);
   }
   return Order;
@@ -681,10 +812,37 @@ std::vector<TUJob *> scheduleTUs(llvm::ArrayRef<TUJob *> Which) {
 /// A TU run on a guarded thread: a crash in it becomes a crashed result.
 TUResult scanGuarded(const std::string &File, const TUPlan &Plan,
                      ScanShared &Shared, TULog &Log) {
-  ScanHost Host(Shared.Options.CrashIn);
+  std::optional<ScanHost> Host(Shared.Options.CrashIn);
   TUResult Attempt;
   int Signal =
-      runGuarded([&] { Attempt = scanOne(File, Plan, Shared, Host, Log); });
+      runGuarded([&] { Attempt = scanOne(File, Plan, Shared, *Host, Log); });
+  if (!Signal && Log.UsedSharedHeaders &&
+      (!Log.SharedUnsound.empty() || !Attempt.Parsed)) {
+    // The parse with the shared headers is not the scan's answer: the TU
+    // is parsed again whole, and that parse alone counts.
+    std::string Why = Log.SharedUnsound;
+    if (Why.empty()) {
+      Why = "it does not parse with them";
+      for (const ClangTidyError &E : Attempt.Errors)
+        if (isCompilerError(E)) {
+          Why += " (" + E.Message.Message + ")";
+          break;
+        }
+    }
+    bool WasParsed = Attempt.Parsed;
+    Shared.Claims.release(Log.Scope.Owned);
+    TUPlan Whole = Plan;
+    Whole.SharedGroup.reset();
+    Whole.Group.reset();
+    Whole.Whole = "not with the shared headers: " + Why;
+    Log = TULog();
+    Host.emplace(Shared.Options.CrashIn);
+    Signal =
+        runGuarded([&] { Attempt = scanOne(File, Whole, Shared, *Host, Log); });
+    // Errors only with the PCH: it is not used again.
+    if (!Signal && !WasParsed && Attempt.Parsed)
+      Shared.Headers.distrust(*Plan.SharedGroup);
+  }
   if (!Signal)
     return Attempt;
   TUResult Crashed;
@@ -697,7 +855,7 @@ TUResult scanGuarded(const std::string &File, const TUPlan &Plan,
   Shared.Claims.release(Log.Scope.Owned);
   // The AST the check was in is leaked, not freed: its name can be read,
   // unless the crash broke it too.
-  if (const FunctionDecl *FD = Host.analysing()) {
+  if (const FunctionDecl *FD = Host->analysing()) {
     llvm::CrashRecoveryContext CRC;
     std::string Name;
     if (CRC.RunSafely([&] { Name = FD->getQualifiedNameAsString(); }))
@@ -715,16 +873,23 @@ namespace {
 /// \p Total is the count the progress line counts up to.
 void scanSome(ScanRun &Run, llvm::ArrayRef<TUJob *> Which, unsigned Total) {
   const ScanOptions &Options = Run.Options;
-  for (TUJob *Job : Which)
+  for (TUJob *Job : Which) {
     Job->Plan.Group.reset();
+    Job->Plan.SharedGroup.reset();
+  }
+  SharedGroups Heavy =
+      groupSharedHeaders(Which, !Options.SharedHeaderCacheDir.empty());
   std::vector<unsigned> Members = groupTUs(Which);
   // The preambles' files live in a folder of this scan's own.
   SmallString<128> PreambleDir;
-  if (!Members.empty() &&
+  if ((!Members.empty() || !Heavy.Members.empty()) &&
       llvm::sys::fs::createUniqueDirectory("wrapguard-preambles", PreambleDir))
     PreambleDir.clear();
   PreambleStore Store(std::move(Members), std::string(PreambleDir));
-  ScanShared Shared{Run.DB, Options, Run.Claims, Store};
+  SharedHeaderStore Headers(std::move(Heavy.Members), std::move(Heavy.Keys),
+                            std::move(Heavy.Roots), std::string(PreambleDir),
+                            Options.SharedHeaderCacheDir);
+  ScanShared Shared{Run.DB, Options, Run.Claims, Store, Headers};
 
   std::mutex ProgressMutex;
   unsigned Findings = 0;
@@ -735,8 +900,11 @@ void scanSome(ScanRun &Run, llvm::ArrayRef<TUJob *> Which, unsigned Total) {
     std::string Note = std::move(Job->Result.CacheNote);
     Job->Result = scanGuarded(Job->File, Job->Plan, Shared, Log);
     Job->Result.CacheNote = std::move(Note);
+    Job->Result.Parsing = Log.How;
     if (Job->Plan.Group)
       Store.done(*Job->Plan.Group);
+    if (Job->Plan.SharedGroup)
+      Headers.done(*Job->Plan.SharedGroup);
     if (Options.Cache && !Job->Plan.CacheKey.empty())
       Options.Cache->store(Job->File, Job->Plan.CacheKey, Job->Result);
 #if defined(__GLIBC__)
@@ -776,6 +944,10 @@ void scanSome(ScanRun &Run, llvm::ArrayRef<TUJob *> Which, unsigned Total) {
     llvm::errs() << llvm::formatv(
         "wrapguard: preambles built in {0:f2} s of CPU\n",
         Store.buildSeconds());
+  if (Options.Verbose && Headers.buildSeconds() > 0)
+    llvm::errs() << llvm::formatv(
+        "wrapguard: shared headers built in {0:f2} s of CPU\n",
+        Headers.buildSeconds());
   if (!PreambleDir.empty())
     llvm::sys::fs::remove_directories(PreambleDir);
 }

@@ -6,8 +6,10 @@
 // additions:
 //
 //  - the working directory is kept per TU instead of per process;
-//  - TUs that start alike share one parse of their headers, a precompiled
-//    preamble (Preambles.h);
+//  - TUs that reach the same heavy system header (<torch/torch.h>) share
+//    one parse of it, a precompiled header kept across scans with
+//    --cache-dir (SharedHeaders.h); other TUs that start alike share a
+//    precompiled preamble (Preambles.h);
 //  - the checks walk the main file and the header code this TU claimed, not
 //    the whole AST (TraversalScope.h);
 //  - a crash loses that TU only (CrashGuard.h);
@@ -22,6 +24,7 @@
 #include "TUResult.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -46,6 +49,12 @@ struct ScanOptions {
   unsigned Jobs = 1;
   /// Share a preamble between TUs that start alike (--no-preamble: no).
   bool Preambles = true;
+  /// The text a system header must reach for TUs to share a PCH of it
+  /// (hidden --shared-header-bytes, for tests).
+  uint64_t SharedHeaderBytes = 4u << 20;
+  /// Where PCHs of shared headers are kept between scans (--cache-dir's
+  /// pch folder); empty: in a temporary folder, for this scan only.
+  std::string SharedHeaderCacheDir;
   /// Walk only the main file and claimed header code (hidden
   /// --no-traversal-scope, for tests: the whole TU, claims still apply).
   bool TraversalScope = true;

@@ -250,4 +250,39 @@ void reportBudgetSkips(const std::vector<TUResult> &TUs, SourceText &Text,
   R.FunctionsSkipped = Skips.size();
 }
 
+std::vector<std::string> parsingSummary(const std::vector<TUResult> &TUs) {
+  unsigned Shared = 0, Preamble = 0, Whole = 0;
+  std::vector<std::string> Refused;
+  for (const TUResult &TU : TUs) {
+    llvm::StringRef How = TU.Parsing;
+    if (How.empty())
+      continue; // From the cache.
+    if (How.starts_with("shared headers")) {
+      ++Shared;
+    } else if (How.starts_with("preamble")) {
+      ++Preamble;
+    } else {
+      ++Whole;
+      // Those that had heavy headers to share and did not.
+      for (llvm::StringRef Why : {"parsed whole: not with the shared headers: ",
+                                  "parsed whole: no shared headers: "})
+        if (How.starts_with(Why))
+          Refused.push_back(
+              reportPath(TU.File) + ": " +
+              How.drop_front(llvm::StringRef("parsed whole: ").size()).str());
+    }
+  }
+  if (!Shared && Refused.empty())
+    return {};
+  std::vector<std::string> Lines;
+  Lines.push_back(std::to_string(Shared) + " of " +
+                  std::to_string(Shared + Preamble + Whole) +
+                  " parsed TUs shared a parse of their heavy headers, " +
+                  std::to_string(Preamble) + " a preamble; " +
+                  std::to_string(Whole) + " were parsed whole");
+  for (std::string &Line : Refused)
+    Lines.push_back("parsed whole, " + Line);
+  return Lines;
+}
+
 } // namespace wrapguard

@@ -90,6 +90,12 @@ void fingerprintCandidates(std::vector<DeferredFinding> &Candidates,
 void reportBudgetSkips(const std::vector<TUResult> &TUs, SourceText &Text,
                        Report &R);
 
+/// The summary's lines on sharing (Report::Parsing): how many parsed TUs
+/// shared a PCH of their heavy headers or a preamble, how many were parsed
+/// whole, and for each TU whose sharing was refused or undone, why. None
+/// when no TU had heavy headers to share.
+std::vector<std::string> parsingSummary(const std::vector<TUResult> &TUs);
+
 } // namespace wrapguard
 
 #endif // WRAPGUARD_TOOLS_SCANREPORT_H

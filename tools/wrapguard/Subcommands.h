@@ -2,7 +2,8 @@
 //
 // Each subcommand lives in a file of its own, with its options: `merge`
 // (Merge.cpp) joins the shards' SARIF logs and decides their candidates;
-// `join` (Join.cpp) meets flagged sites with a runtime trace. The scan and
+// `join` (Join.cpp) meets flagged sites with a runtime trace; `cache`
+// (CacheCommand.cpp) prunes a --cache-dir folder. The scan and
 // `index`, which takes the scan's options, are Driver.cpp's.
 //
 //===----------------------------------------------------------------------===//
@@ -29,6 +30,13 @@ extern llvm::cl::SubCommand JoinCommand;
 /// the exit status (0, or 2 when an input cannot be read or is not what it
 /// should be).
 int runJoin();
+
+/// `cache`; true after parsing when the command line chose it.
+extern llvm::cl::SubCommand CacheCommand;
+/// `wrapguard cache --prune DIR` (CacheCommand.cpp): removes from a
+/// --cache-dir folder what no scan can use again. Returns the exit status
+/// (0, or 2 when the folder cannot be read).
+int runCache();
 
 } // namespace wrapguard
 

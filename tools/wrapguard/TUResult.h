@@ -46,6 +46,10 @@ struct TUResult {
   std::vector<std::string> Dependencies;
   /// A note to report: its cache entry could not be trusted.
   std::string CacheNote;
+  /// How this scan parsed it ("shared headers of group 1", "preamble of
+  /// group 2", "parsed whole: why"); empty when its result came from the
+  /// cache. Not cached.
+  std::string Parsing;
 };
 
 /// True for the diagnostics clang-tidy makes of compiler errors.

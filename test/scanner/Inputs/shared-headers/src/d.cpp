@@ -1,0 +1,6 @@
+// Never reaches the heavy header.
+#include <light/light.h>
+int d() {
+  light::Policy P = nullptr;
+  return P(4);
+}
