@@ -295,6 +295,10 @@ struct TUPlan {
   /// for both (equal SharedKey).
   std::vector<std::string> SharedRoots;
   std::string SharedKey;
+  /// The command as it runs, when the TU may share heavy headers: what
+  /// planSharedHeaders reads its include paths from.
+  std::vector<std::string> SharedArgs;
+  std::string SharedDirectory, SharedFilename;
   std::optional<unsigned> SharedGroup;
   /// Why it is parsed whole (for --verbose).
   std::string Whole;
@@ -628,8 +632,7 @@ TUResult scanOne(const std::string &File, const TUPlan &Plan,
 /// starts with, or why it is parsed whole.
 void planTU(const CompilationDatabase &DB, const std::string &File,
             const ScanOptions &Options, ClangTidyContext &Context,
-            const ArgumentsAdjuster &Adjust, IncludeGraph &Graph,
-            std::map<std::string, IncludePaths> &PathsByFlags, TUPlan &P) {
+            const ArgumentsAdjuster &Adjust, TUPlan &P) {
   std::vector<CompileCommand> Commands = DB.getCompileCommands(File);
   if (Commands.size() != 1) {
     P.Whole = "it has several compile commands";
@@ -670,31 +673,11 @@ void planTU(const CompilationDatabase &DB, const std::string &File,
     P.Whole = "FixMode shim places #includes by what a preamble hides";
     return;
   }
-  auto [Paths, New] = PathsByFlags.try_emplace(P.FlagsKey);
-  if (New)
-    Paths->second = includePathsOf(Args, Cmd.Directory);
-  P.SharedRoots = Graph.sharedRoots(File, Paths->second);
-  if (!P.SharedRoots.empty()) {
-    // The flags but the file and the project's include folders, then what
-    // the roots reach through this TU's folders.
-    std::string Key = "wrapguard-pch-1 " LLVM_VERSION_STRING;
-    Key += '\0' + Cmd.Directory;
-    for (size_t I = 0; I < Args.size(); ++I) {
-      StringRef Arg = Args[I];
-      if (Arg == "-I" || Arg == "-iquote") {
-        ++I;
-        continue;
-      }
-      if (Arg.starts_with("-I") || Arg.starts_with("-iquote") ||
-          Arg == Cmd.Filename || absolutePath(Arg, Cmd.Directory) == File)
-        continue;
-      Key += '\0' + Arg.str();
-    }
-    for (const std::string &Root : P.SharedRoots)
-      Key += '\0' + Root + '\0' + Graph.reachDigest(Root, Paths->second);
-    P.SharedKey = llvm::toHex(llvm::MD5::hash(llvm::arrayRefFromStringRef(Key)),
-                              /*LowerCase=*/true);
-  }
+  // What its heavy headers are is read only if it is parsed
+  // (planSharedHeaders): a rescan that reuses it needs none of that.
+  P.SharedArgs = std::move(Args);
+  P.SharedDirectory = Cmd.Directory;
+  P.SharedFilename = Cmd.Filename;
   auto Text = llvm::MemoryBuffer::getFile(File);
   if (!Text)
     return;
@@ -717,16 +700,73 @@ std::vector<TUJob> planTUs(const CompilationDatabase &DB,
       llvm::vfs::createPhysicalFileSystem().release());
   ClangTidyContext Context(makeProvider(Options, Physical));
   ArgumentsAdjuster Adjust = commandAdjuster(Context);
-  IncludeGraph Graph(Options.SharedHeaderBytes);
-  std::map<std::string, IncludePaths> PathsByFlags;
 
   std::vector<TUJob> Jobs(Files.size());
   for (size_t I = 0; I < Files.size(); ++I) {
     Jobs[I].File = Files[I];
-    planTU(DB, Files[I], Options, Context, Adjust, Graph, PathsByFlags,
-           Jobs[I].Plan);
+    planTU(DB, Files[I], Options, Context, Adjust, Jobs[I].Plan);
   }
   return Jobs;
+}
+
+/// The heavy headers each job of \p Which (those to parse) reaches, and
+/// the key of the TUs that may share a PCH of them (TUPlan::SharedKey).
+void planSharedHeaders(llvm::ArrayRef<TUJob *> Which,
+                       const ScanOptions &Options) {
+  IncludeGraph Graph(Options.SharedHeaderBytes);
+  std::map<std::string, IncludePaths> PathsByFlags;
+  for (TUJob *Job : Which) {
+    TUPlan &P = Job->Plan;
+    if (P.SharedArgs.empty() || !P.SharedKey.empty())
+      continue;
+    const std::string &File = Job->File;
+    const std::vector<std::string> &Args = P.SharedArgs;
+    // The flags but the file and the project's include folders (-I,
+    // -iquote), which the driver reads once for all TUs that have them;
+    // each TU's own folders go in front, where clang searches them.
+    std::string Key = "wrapguard-pch-1 " LLVM_VERSION_STRING;
+    Key += '\0' + P.SharedDirectory;
+    std::vector<std::string> Common;
+    IncludePaths Own;
+    for (size_t I = 0; I < Args.size(); ++I) {
+      StringRef Arg = Args[I];
+      StringRef Dir;
+      bool Quoted = Arg.starts_with("-iquote");
+      if ((Arg == "-I" || Arg == "-iquote") && I + 1 < Args.size())
+        Dir = Args[++I];
+      else if (Arg.starts_with("-I") || Quoted)
+        Dir = Arg.drop_front(Quoted ? 7 : 2);
+      if (!Dir.empty()) {
+        std::string Abs = absolutePath(Dir, P.SharedDirectory);
+        if (Quoted)
+          Own.Quoted.push_back(Abs);
+        else
+          Own.Angled.emplace_back(Abs, false);
+        continue;
+      }
+      Common.push_back(Arg.str());
+      if (Arg == P.SharedFilename ||
+          absolutePath(Arg, P.SharedDirectory) == File)
+        continue;
+      Key += '\0' + Arg.str();
+    }
+    auto [System, New] = PathsByFlags.try_emplace(Key);
+    if (New)
+      System->second = includePathsOf(Common, P.SharedDirectory);
+    IncludePaths Paths = Own;
+    Paths.Quoted.insert(Paths.Quoted.end(), System->second.Quoted.begin(),
+                        System->second.Quoted.end());
+    Paths.Angled.insert(Paths.Angled.end(), System->second.Angled.begin(),
+                        System->second.Angled.end());
+    P.SharedRoots = Graph.sharedRoots(File, Paths);
+    if (P.SharedRoots.empty())
+      continue;
+    // What the roots reach through this TU's folders.
+    for (const std::string &Root : P.SharedRoots)
+      Key += '\0' + Root + '\0' + Graph.reachDigest(Root, Paths);
+    P.SharedKey = llvm::toHex(llvm::MD5::hash(llvm::arrayRefFromStringRef(Key)),
+                              /*LowerCase=*/true);
+  }
 }
 
 /// The shared-header groups of a scan: how many TUs each has, its key
@@ -779,9 +819,9 @@ std::vector<unsigned> groupTUs(llvm::ArrayRef<TUJob *> Which) {
   return Members;
 }
 
-/// The order the jobs of \p Which start in: each group's TUs one after the
-/// other, where its first TU is in file order, so few preambles are alive
-/// at once.
+/// The order the jobs of \p Which start in: the first TU of each
+/// shared-header group, then each group's TUs one after the other, where
+/// its first TU is in file order, so few preambles are alive at once.
 std::vector<TUJob *> scheduleTUs(llvm::ArrayRef<TUJob *> Which) {
   // A group by kind (0: shared headers, 1: preamble) and number.
   auto GroupOf =
@@ -794,7 +834,15 @@ std::vector<TUJob *> scheduleTUs(llvm::ArrayRef<TUJob *> Which) {
   };
   std::vector<TUJob *> Order;
   std::set<std::pair<int, unsigned>> Queued;
+  // The first TU of each shared-header group first: their PCHs, each some
+  // ten seconds of one thread, are built side by side.
+  std::set<unsigned> Leaders;
+  for (TUJob *Job : Which)
+    if (Job->Plan.SharedGroup && Leaders.insert(*Job->Plan.SharedGroup).second)
+      Order.push_back(Job);
   for (TUJob *Job : Which) {
+    if (llvm::is_contained(Order, Job))
+      continue;
     std::optional<std::pair<int, unsigned>> G = GroupOf(Job);
     if (!G) {
       Order.push_back(Job);
@@ -803,7 +851,7 @@ std::vector<TUJob *> scheduleTUs(llvm::ArrayRef<TUJob *> Which) {
     if (!Queued.insert(*G).second)
       continue;
     for (TUJob *Member : Which)
-      if (GroupOf(Member) == G)
+      if (GroupOf(Member) == G && !llvm::is_contained(Order, Member))
         Order.push_back(Member);
   }
   return Order;
@@ -877,6 +925,15 @@ void scanSome(ScanRun &Run, llvm::ArrayRef<TUJob *> Which, unsigned Total) {
     Job->Plan.Group.reset();
     Job->Plan.SharedGroup.reset();
   }
+  auto Planning = std::chrono::steady_clock::now();
+  planSharedHeaders(Which, Options);
+  if (Options.Verbose && !Which.empty())
+    llvm::errs() << llvm::formatv(
+        "wrapguard: read the include structure of {0} TUs in {1:f2} s\n",
+        Which.size(),
+        std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                      Planning)
+            .count());
   SharedGroups Heavy =
       groupSharedHeaders(Which, !Options.SharedHeaderCacheDir.empty());
   std::vector<unsigned> Members = groupTUs(Which);

@@ -141,14 +141,19 @@ IncludeGraph::includesOf(const std::string &File) {
 }
 
 std::string IncludeGraph::resolve(const Include &I, llvm::StringRef From,
-                                  const IncludePaths &Paths, bool &System) {
+                                  const IncludePaths &Paths, bool &System,
+                                  bool &Searched) {
+  Searched = false;
   auto Try = [&](llvm::StringRef Dir) -> std::string {
     llvm::SmallString<256> Candidate(Dir);
     path::append(Candidate, I.Name);
     path::remove_dots(Candidate, /*remove_dot_dot=*/true);
-    if (fs::is_regular_file(Candidate))
-      return std::string(Candidate);
-    return "";
+    // The same candidates come back from many headers, and a stat is a
+    // system call: each is asked once.
+    auto [Known, New] = Exists.try_emplace(std::string(Candidate), false);
+    if (New)
+      Known->second = fs::is_regular_file(Candidate);
+    return Known->second ? Known->first : std::string();
   };
   if (!I.Angled) {
     // Next to the file that includes it: a system header's neighbour is
@@ -156,6 +161,7 @@ std::string IncludeGraph::resolve(const Include &I, llvm::StringRef From,
     std::string Found = Try(path::parent_path(From));
     if (!Found.empty())
       return Found;
+    Searched = true;
     for (const std::string &Dir : Paths.Quoted) {
       Found = Try(Dir);
       if (!Found.empty()) {
@@ -164,6 +170,7 @@ std::string IncludeGraph::resolve(const Include &I, llvm::StringRef From,
       }
     }
   }
+  Searched = true;
   for (const auto &[Dir, IsSystem] : Paths.Angled) {
     std::string Found = Try(Dir);
     if (!Found.empty() && Found != From) {
@@ -189,8 +196,10 @@ const IncludeGraph::Reach &IncludeGraph::reachOf(const std::string &Header,
     const std::vector<Include> &Incs = includesOf(File);
     R.Bytes += Sizes[File];
     for (const Include &I : Incs) {
-      bool System = true;
-      std::string Next = resolve(I, File, Paths, System);
+      bool System = true, Searched = false;
+      std::string Next = resolve(I, File, Paths, System, Searched);
+      if (Searched)
+        R.Searched.insert(I.Name);
       if (!Next.empty() && !R.Files.count(Next))
         Stack.push_back(std::move(Next));
     }
@@ -199,10 +208,54 @@ const IncludeGraph::Reach &IncludeGraph::reachOf(const std::string &Header,
   return It->second;
 }
 
+IncludePaths IncludeGraph::systemOnly(const IncludePaths &Paths) {
+  IncludePaths System;
+  for (const auto &Entry : Paths.Angled)
+    if (Entry.second)
+      System.Angled.push_back(Entry);
+  return System;
+}
+
+const IncludeGraph::Reach &
+IncludeGraph::systemReachOf(const std::string &Header,
+                            const IncludePaths &Paths) {
+  auto [It, New] = SystemReaches.try_emplace({Paths.key(), Header}, nullptr);
+  if (!New)
+    return *It->second;
+  const Reach &R = reachOf(Header, systemOnly(Paths));
+  // A project folder searched before the system ones could hold a header
+  // of a name the system reach looked up: then read it through them all.
+  std::vector<llvm::StringRef> Own(Paths.Quoted.begin(), Paths.Quoted.end());
+  for (const auto &[Dir, IsSystem] : Paths.Angled)
+    if (!IsSystem)
+      Own.push_back(Dir);
+  bool Shadowed = false;
+  for (llvm::StringRef Dir : Own) {
+    for (const std::string &Name : R.Searched) {
+      // Most names share a first folder (c10/, ATen/, torch/): the rest of
+      // the name is looked at only where that folder exists.
+      llvm::StringRef First = llvm::StringRef(Name).split('/').first;
+      auto [Known, New] = Exists.try_emplace((Dir + "/" + First).str(), false);
+      if (New)
+        Known->second = fs::exists(Known->first);
+      if (!Known->second)
+        continue;
+      if (First.size() == Name.size() || fs::exists((Dir + "/" + Name).str())) {
+        Shadowed = true;
+        break;
+      }
+    }
+    if (Shadowed)
+      break;
+  }
+  It->second = Shadowed ? &reachOf(Header, Paths) : &R;
+  return *It->second;
+}
+
 std::string IncludeGraph::reachDigest(const std::string &Header,
                                       const IncludePaths &Paths) {
   std::string All;
-  for (const std::string &F : reachOf(Header, Paths).Files)
+  for (const std::string &F : systemReachOf(Header, Paths).Files)
     All += F + '\n';
   return hashText(All);
 }
@@ -219,8 +272,8 @@ std::vector<std::string> IncludeGraph::sharedRoots(llvm::StringRef MainFile,
     if (!Project.insert(File).second)
       continue;
     for (const Include &I : includesOf(File)) {
-      bool IsSystem = false;
-      std::string Next = resolve(I, File, Paths, IsSystem);
+      bool IsSystem = false, Searched = false;
+      std::string Next = resolve(I, File, Paths, IsSystem, Searched);
       if (Next.empty())
         continue;
       if (IsSystem)
@@ -229,9 +282,13 @@ std::vector<std::string> IncludeGraph::sharedRoots(llvm::StringRef MainFile,
         Stack.push_back(std::move(Next));
     }
   }
+  // How much each reaches, through the system folders alone: which one
+  // is shared decides only which PCH the TU asks for; what that PCH holds
+  // is read through all its folders (reachDigest).
+  IncludePaths SystemPaths = systemOnly(Paths);
   std::vector<std::string> Heavy;
   for (const std::string &H : System)
-    if (reachOf(H, Paths).Bytes >= HeavyBytes)
+    if (reachOf(H, SystemPaths).Bytes >= HeavyBytes)
       Heavy.push_back(H);
   // The one that reaches the most text: a second heavy header (<random>
   // beside <torch/torch.h>) would split the TUs into more groups than it
@@ -239,8 +296,8 @@ std::vector<std::string> IncludeGraph::sharedRoots(llvm::StringRef MainFile,
   std::string Root;
   uint64_t Most = 0;
   for (const std::string &H : Heavy)
-    if (reachOf(H, Paths).Bytes > Most) {
-      Most = reachOf(H, Paths).Bytes;
+    if (reachOf(H, SystemPaths).Bytes > Most) {
+      Most = reachOf(H, SystemPaths).Bytes;
       Root = H;
     }
   if (Root.empty())
@@ -855,8 +912,11 @@ void SharedHeaderGuard::MacroUndefined(const Token &Name,
 
 void SharedHeaderGuard::macroRead(const Token &Name,
                                   const MacroDefinition &MD) {
+  // A system header includes what it uses: a macro of the shared headers
+  // it reads, its own includes defined before, with or without the PCH
+  // (<filesystem>'s __try, from <bits/exception_defines.h>).
   if (!beforeRoots() || !inTUFile(Name.getLocation()) ||
-      inPCHHeader(Name.getLocation()))
+      SM.isInSystemHeader(Name.getLocation()))
     return;
   const MacroInfo *MI = MD.getMacroInfo();
   if (!MI)

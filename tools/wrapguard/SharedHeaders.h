@@ -36,7 +36,8 @@
 //    __cpp_lib_ macros <bits/allocator.h> does);
 //  - a macro of the shared headers tested or expanded before the roots
 //    (without the PCH it would not be defined yet), unless the TU has
-//    already included the header that defines it;
+//    already included the header that defines it, or the test is in a
+//    system header (which includes what it uses);
 //  - a #pragma before the roots other than once, message or a diagnostic
 //    one (pack or visibility change what follows), outside system headers;
 //  - a using-directive before the roots (it can make their names
@@ -129,18 +130,33 @@ private:
   struct Reach {
     std::set<std::string> Files;
     uint64_t Bytes = 0;
+    /// The names it looked up in the include folders (not next to the
+    /// file that includes them): a project folder that has one of them
+    /// would change what it reaches.
+    std::set<std::string> Searched;
   };
   const std::vector<Include> &includesOf(const std::string &File);
   /// Where \p I, written in \p From, resolves; empty when nowhere. \p System
-  /// says whether it was found in a system directory.
+  /// says whether it was found in a system directory, \p Searched whether
+  /// it was looked up in the include folders.
   std::string resolve(const Include &I, llvm::StringRef From,
-                      const IncludePaths &Paths, bool &System);
+                      const IncludePaths &Paths, bool &System, bool &Searched);
   const Reach &reachOf(const std::string &Header, const IncludePaths &Paths);
+  /// What \p Header reaches through \p Paths, read once for all the TUs
+  /// whose system folders are alike: through those alone, unless one of
+  /// the TU's own folders has a header of the same name.
+  const Reach &systemReachOf(const std::string &Header,
+                             const IncludePaths &Paths);
+  static IncludePaths systemOnly(const IncludePaths &Paths);
 
   uint64_t HeavyBytes;
   std::map<std::string, std::vector<Include>> Includes;
   std::map<std::string, uint64_t> Sizes;
   std::map<std::pair<std::string, std::string>, Reach> Reaches;
+  std::map<std::pair<std::string, std::string>, const Reach *> SystemReaches;
+  /// Whether a path exists (a header, or a folder for the shadow test of
+  /// systemReachOf).
+  std::map<std::string, bool> Exists;
 };
 
 /// A built PCH of a group's roots, and what the guard needs to know of it.
