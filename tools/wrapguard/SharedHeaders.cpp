@@ -100,7 +100,7 @@ IncludePaths includePathsOf(const std::vector<std::string> &Args,
 
 /// The #include lines of \p Text, as written, each branch of each #if
 /// taken: the scan needs to know what a TU may reach, not what it does.
-static void readIncludes(llvm::StringRef Text, llvm::StringRef File,
+static void readIncludes(llvm::StringRef Text,
                          std::vector<std::pair<std::string, bool>> &Out) {
   while (!Text.empty()) {
     auto [Line, Rest] = Text.split('\n');
@@ -134,7 +134,7 @@ IncludeGraph::includesOf(const std::string &File) {
     return It->second;
   Sizes[File] = (*Buffer)->getBufferSize();
   std::vector<std::pair<std::string, bool>> Found;
-  readIncludes((*Buffer)->getBuffer(), File, Found);
+  readIncludes((*Buffer)->getBuffer(), Found);
   for (auto &[Name, Angled] : Found)
     It->second.push_back({std::move(Name), Angled});
   return It->second;
