@@ -1,6 +1,7 @@
 //===- Cache.cpp - --cache-dir: results of unchanged TUs ------------------===//
 
 #include "Cache.h"
+#include "JsonFile.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/BLAKE3.h"
@@ -427,7 +428,7 @@ void ResultCache::store(StringRef File, StringRef Key, const TUResult &R) {
     Deps += Hash + " " + Path + "\n";
   }
   std::string DepsId = hashOf(Deps);
-  if (!writeAtomically(dependenciesPath(DepsId), Deps))
+  if (!writeFileAtomically(dependenciesPath(DepsId), Deps))
     return;
   json::Object Entry{{"build", Build},         {"file", W.str(File)},
                      {"key", W.str(Key)},      {"main", MainHash},
@@ -440,31 +441,7 @@ void ResultCache::store(StringRef File, StringRef Key, const TUResult &R) {
   raw_string_ostream(Text) << Magic << ' ' << CacheVersion << ' '
                            << hashOf(Payload) << ' ' << Payload.size() << '\n'
                            << Payload;
-  writeAtomically(entryPath(File, Key), Text);
-}
-
-bool ResultCache::writeAtomically(StringRef Path, StringRef Text) {
-  // Written beside the file, then renamed over it: a reader sees the old
-  // file or the new one, never half of one.
-  SmallString<256> Temp;
-  int FD = -1;
-  if (sys::fs::createUniqueFile(Path + ".%%%%%%%%.tmp", FD, Temp))
-    return false;
-  {
-    raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Text;
-    OS.close();
-    if (OS.has_error()) {
-      OS.clear_error();
-      sys::fs::remove(Temp);
-      return false;
-    }
-  }
-  if (sys::fs::rename(Temp, Path)) {
-    sys::fs::remove(Temp);
-    return false;
-  }
-  return true;
+  writeFileAtomically(entryPath(File, Key), Text);
 }
 
 std::string ResultCache::dependenciesPath(StringRef Id) const {

@@ -85,7 +85,6 @@ private:
   /// which changed, or that the list is damaged (\p Corrupt).
   bool dependenciesUnchanged(llvm::StringRef Id, std::string &Why,
                              bool &Corrupt);
-  bool writeAtomically(llvm::StringRef Path, llvm::StringRef Text);
   /// The content hash of \p Path, once per scan; empty when unreadable.
   std::string contentHash(llvm::StringRef Path);
 

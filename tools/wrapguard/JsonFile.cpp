@@ -1,6 +1,8 @@
 //===- JsonFile.cpp - One way to read a JSON file -------------------------===//
 
 #include "JsonFile.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 
@@ -38,6 +40,30 @@ Expected<json::Value> readJsonFile(StringRef Path, StringRef What) {
   if (!Buffer)
     return Buffer.takeError();
   return parseJsonText((*Buffer)->getBuffer(), Path, What);
+}
+
+bool writeFileAtomically(StringRef Path, StringRef Text) {
+  // Written beside the file, then renamed over it: a reader sees the old
+  // file or the new one, never half of one.
+  SmallString<256> Temp;
+  int FD = -1;
+  if (sys::fs::createUniqueFile(Path + ".%%%%%%%%.tmp", FD, Temp))
+    return false;
+  {
+    raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Text;
+    OS.close();
+    if (OS.has_error()) {
+      OS.clear_error();
+      sys::fs::remove(Temp);
+      return false;
+    }
+  }
+  if (sys::fs::rename(Temp, Path)) {
+    sys::fs::remove(Temp);
+    return false;
+  }
+  return true;
 }
 
 } // namespace wrapguard

@@ -3,7 +3,8 @@
 // Every input the scanner's subcommands read as JSON (SARIF logs, the
 // scanner's JSON report, WRAPGUARD_TRACE files, cache entries) goes through
 // readJsonFile, so a missing file and a file that is not JSON are reported in
-// the same words everywhere.
+// the same words everywhere. What the scanner keeps between scans (cache
+// entries, PCH manifests) is written through writeFileAtomically.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +32,12 @@ llvm::Expected<llvm::json::Value> parseJsonText(llvm::StringRef Text,
 /// readTextFile, then parseJsonText.
 llvm::Expected<llvm::json::Value> readJsonFile(llvm::StringRef Path,
                                                llvm::StringRef What = "");
+
+/// Writes \p Text to \p Path through a temporary file beside it renamed
+/// over it, so that a reader sees the old file or the new one, never half
+/// (the result cache's entries, the shared headers' PCH files); false when
+/// it could not.
+bool writeFileAtomically(llvm::StringRef Path, llvm::StringRef Text);
 
 /// "baseline 'a.sarif'" or "'a.sarif'": how errors name a file.
 std::string describeFile(llvm::StringRef Path, llvm::StringRef What);

@@ -1,6 +1,7 @@
 //===- SharedHeaders.cpp - One parse of the heavy headers TUs reach -------===//
 
 #include "SharedHeaders.h"
+#include "JsonFile.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -380,28 +381,6 @@ private:
   std::string &Error;
 };
 
-/// Writes \p Text to \p Path through a temporary file renamed into place.
-bool writeAtomically(const std::string &Path, llvm::StringRef Text) {
-  llvm::SmallString<256> Temp;
-  int FD;
-  if (fs::createUniqueFile(Path + ".tmp-%%%%%%", FD, Temp))
-    return false;
-  {
-    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Text;
-    if (OS.has_error()) {
-      OS.clear_error();
-      fs::remove(Temp);
-      return false;
-    }
-  }
-  if (fs::rename(Temp, Path)) {
-    fs::remove(Temp);
-    return false;
-  }
-  return true;
-}
-
 /// Each file the PCH read, with its size and modification time: what clang
 /// checks before it trusts a PCH, here checked before clang is asked to.
 struct InputStamp {
@@ -436,10 +415,10 @@ std::string file(const std::string &Dir, const std::string &Key,
 }
 
 /// The cached PCH \p Key, when every file it read is as it was and its
-/// files are whole; \p Why says why not. \p Use marks it used now (the
-/// eviction rule reads that time).
+/// files are whole, and its roots are \p Roots (when given); \p Why says
+/// why not. \p Use marks it used now (the eviction rule reads that time).
 std::shared_ptr<SharedPCH> load(const std::string &Dir, const std::string &Key,
-                                const std::vector<std::string> &Roots,
+                                const std::vector<std::string> *Roots,
                                 std::string &Why, bool Use) {
   auto Manifest = llvm::MemoryBuffer::getFile(file(Dir, Key, ".json"));
   if (!Manifest) {
@@ -468,7 +447,7 @@ std::shared_ptr<SharedPCH> load(const std::string &Dir, const std::string &Key,
   for (const llvm::json::Value &R : *RootList)
     if (std::optional<llvm::StringRef> S = R.getAsString())
       PCH->Roots.push_back(S->str());
-  if (PCH->Roots != Roots) {
+  if (Roots && PCH->Roots != *Roots) {
     Why = "its cache entry is damaged";
     return nullptr;
   }
@@ -561,8 +540,8 @@ void store(const std::string &Dir, const std::string &Key, SharedPCH &PCH) {
                                               {"inputs", std::move(Inputs)},
                                               {"pch", PCHHash},
                                               {"ids", hashText(Ids)}});
-  if (writeAtomically(file(Dir, Key, ".ids"), Ids))
-    writeAtomically(file(Dir, Key, ".json"), Manifest);
+  if (writeFileAtomically(file(Dir, Key, ".ids"), Ids))
+    writeFileAtomically(file(Dir, Key, ".json"), Manifest);
 }
 
 void remove(const std::string &Dir, const std::string &Key) {
@@ -600,24 +579,7 @@ PCHPruneCounts pruneSharedHeaders(const std::string &Dir, unsigned Keep,
   for (const auto &[Time, Key] : Used) {
     if (CheckInputs) {
       std::string Why;
-      auto Roots = std::vector<std::string>();
-      // The roots are read back from the manifest by load(); an entry that
-      // does not load is stale or damaged.
-      auto Manifest =
-          llvm::MemoryBuffer::getFile(pchcache::file(Dir, Key, ".json"));
-      if (Manifest) {
-        llvm::Expected<llvm::json::Value> Doc =
-            llvm::json::parse((*Manifest)->getBuffer());
-        if (!Doc) {
-          llvm::consumeError(Doc.takeError());
-        } else if (const llvm::json::Object *O = Doc->getAsObject()) {
-          if (const llvm::json::Array *A = O->getArray("roots"))
-            for (const llvm::json::Value &R : *A)
-              if (std::optional<llvm::StringRef> S = R.getAsString())
-                Roots.push_back(S->str());
-        }
-      }
-      if (!pchcache::load(Dir, Key, Roots, Why, /*Use=*/false)) {
+      if (!pchcache::load(Dir, Key, nullptr, Why, /*Use=*/false)) {
         pchcache::remove(Dir, Key);
         ++(llvm::StringRef(Why).contains("changed") ? Counts.Stale
                                                     : Counts.Damaged);
@@ -702,7 +664,7 @@ SharedHeaderStore::get(unsigned G, const CompilerInvocation &Invocation,
   std::string CacheWhy;
   if (!CacheDir.empty())
     if (std::shared_ptr<SharedPCH> Cached =
-            pchcache::load(CacheDir, Grp.Key, Grp.Roots, CacheWhy,
+            pchcache::load(CacheDir, Grp.Key, &Grp.Roots, CacheWhy,
                            /*Use=*/true)) {
       How = llvm::formatv("shared headers from the cache ({0} MB)",
                           Cached->Bytes >> 20);
@@ -721,7 +683,7 @@ SharedHeaderStore::get(unsigned G, const CompilerInvocation &Invocation,
   for (const std::string &Root : Grp.Roots)
     Includes += "#include \"" + Root + "\"\n";
   llvm::SmallString<256> Output;
-  if (fs::create_directories(Home) || !writeAtomically(Header, Includes) ||
+  if (fs::create_directories(Home) || !writeFileAtomically(Header, Includes) ||
       fs::createUniqueFile(Home + "/" + Grp.Key + "-%%%%%%.pch", Output))
     return Finish(nullptr, "no shared headers: cannot write to '" + Home + "'");
   PCH->Path = std::string(Output);
