@@ -2,6 +2,7 @@
 """Dogfood: scan wrapguard's own sources with wrapguard, and fail on any finding.
 
 Usage: test/dogfood.py --scanner BUILD/bin/wrapguard -p BUILD [-j N] [--root DIR]
+                       [--cache-dir DIR]
 
 1. Scans every translation unit of BUILD/compile_commands.json under
    checker/, tools/ and shim/ (the project's code; the tests are left out),
@@ -85,6 +86,8 @@ def main():
     ap.add_argument("-p", dest="build", required=True, help="build folder with compile_commands.json")
     ap.add_argument("-j", dest="jobs", type=int, default=2)
     ap.add_argument("--root", default=os.path.dirname(here), help="source root (default: this repo)")
+    ap.add_argument("--cache-dir", help="the scanner's result cache: a rerun rescans only the TUs "
+                    "a change reaches (pruned after the scan, so it keeps one scan's entries)")
     args = ap.parse_args()
     root = os.path.abspath(args.root)
 
@@ -102,6 +105,8 @@ def main():
     header_filter = "^%s/(%s)/" % (re.escape(root), "|".join(FOLDERS))
     cmd = [args.scanner, "-p", args.build, "-j", str(args.jobs), "--quiet",
            "--header-filter=" + header_filter, "--source-root=" + root] + files
+    if args.cache_dir:
+        cmd += ["--cache-dir", args.cache_dir]
     start = time.monotonic()
     rc = subprocess.run(cmd).returncode
     elapsed = time.monotonic() - start
@@ -111,6 +116,10 @@ def main():
         status = 1
     elif rc != 0:
         print("dogfood: the scan failed (exit status %d): %s" % (rc, " ".join(cmd[:8]) + " ..."))
+        return 2
+    if args.cache_dir and subprocess.run([args.scanner, "cache", "--prune", args.cache_dir],
+                                         stdout=subprocess.DEVNULL).returncode != 0:
+        print("dogfood: wrapguard cache --prune %s failed" % args.cache_dir)
         return 2
     print("dogfood: %d translation units under %s scanned in %.0f s: %s"
           % (len(files), ", ".join(f + "/" for f in FOLDERS), elapsed,

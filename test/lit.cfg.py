@@ -5,6 +5,8 @@
 # The parameter wrapguard_stdlib (libstdc++, the default, or libc++) picks the
 # C++ standard library the tests' code is analysed and compiled against: CTest
 # runs test/checkers once with each (lit-checkers, lit-checkers-libcxx).
+# A check test whose code names no type of the C++ library says
+# UNSUPPORTED: libcxx: the second run would parse the same code the same way.
 # With libc++, -stdlib=libc++ is appended to every compile command that
 # test/check-wrapguard.py runs (clang-tidy and the clang++ check of the fixed
 # file), and %stdlib_flags expands to it for RUN lines that build their own

@@ -62,3 +62,7 @@ void use_tables(Backend *b, bool gpu) {
   b->ops = gpu ? &gpu_ops : &cpu_ops;
   b->iface = gpu ? gpu_ops : cpu_ops;
 }
+
+// UNSUPPORTED: libcxx
+// (This code names no type of the C++ library, so the suite's libc++ run,
+// which checks how std types are spelled there, has nothing to add.)

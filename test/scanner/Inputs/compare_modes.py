@@ -6,6 +6,9 @@ project of BUILD/compile_commands.json three ways and fail unless they agree:
   plain  --no-preamble --no-traversal-scope (every TU parsed whole and its
          whole AST walked; claims of header code as in the others)
 
+--modes=fast,plain (before the scanner args) runs only those; fast is always
+one of them. Each scan's output (stdout and stderr) is kept in WORKDIR/NAME.log,
+so a test can check what a scan said (pass --verbose) without a scan more.
 Each writes SARIF (with --source-root ROOT) and its facts (--facts-out).
 Findings are compared as results.py prints them: fingerprint, place and
 message, and every related location (notes, evidence); facts byte for byte.
@@ -19,6 +22,12 @@ extra = sys.argv[5:]
 here = os.path.dirname(os.path.abspath(__file__))
 modes = {"fast": ["-j", "2"], "j1": ["-j", "1"],
          "plain": ["-j", "2", "--no-preamble", "--no-traversal-scope"]}
+if extra and extra[0].startswith("--modes="):
+    wanted = extra.pop(0)[len("--modes="):].split(",")
+    unknown = [m for m in wanted if m not in modes]
+    if unknown or "fast" not in wanted:
+        sys.exit("compare_modes: --modes takes fast and some of j1, plain; got %s" % ",".join(wanted))
+    modes = {m: f for m, f in modes.items() if m in wanted}
 os.makedirs(work, exist_ok=True)
 out = {}
 for name, flags in modes.items():
@@ -27,6 +36,8 @@ for name, flags in modes.items():
     proc = subprocess.run([scanner, "-p", build, "--format=sarif", "--source-root", root,
                            "--quiet", "-o", sarif, "--facts-out", facts] + flags + extra,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    with open(os.path.join(work, name + ".log"), "w") as f:
+        f.write(proc.stdout)
     if proc.returncode not in (0, 1):
         sys.exit("compare_modes: %s scan exited with %d:\n%s" % (name, proc.returncode, proc.stdout))
     results = subprocess.run([sys.executable, os.path.join(here, "results.py"), sarif],
@@ -34,7 +45,7 @@ for name, flags in modes.items():
     with open(facts) as f:
         out[name] = (proc.returncode, results, f.read())
 failed = False
-for name in ("j1", "plain"):
+for name in [m for m in modes if m != "fast"]:
     for i, what in enumerate(("exit status", "findings", "facts")):
         if out[name][i] != out["fast"][i]:
             failed = True
