@@ -288,6 +288,13 @@ Expected<TUResult> tuResultFromJSON(const json::Value &V) {
 
 Expected<std::unique_ptr<ResultCache>> ResultCache::open(StringRef Dir) {
   SmallString<256> Entries(Dir);
+  // Absolute: the shared headers' PCH is written by a compiler whose working
+  // folder is the compile command's, so a relative --cache-dir would name
+  // another folder there (and no PCH was ever built).
+  if (std::error_code EC = sys::fs::make_absolute(Entries))
+    return createStringError(EC,
+                             "cannot make the cache folder '%s' absolute: %s",
+                             Entries.c_str(), EC.message().c_str());
   sys::path::append(Entries, "v" + std::to_string(CacheVersion));
   if (std::error_code EC = sys::fs::create_directories(Entries))
     return createStringError(EC, "cannot create the cache folder '%s': %s",
