@@ -724,7 +724,7 @@ void planSharedHeaders(llvm::ArrayRef<TUJob *> Which,
     // The flags but the file and the project's include folders (-I,
     // -iquote), which the driver reads once for all TUs that have them;
     // each TU's own folders go in front, where clang searches them.
-    std::string Key = "wrapguard-pch-1 " LLVM_VERSION_STRING;
+    std::string Key = "wrapguard-pch-2 " LLVM_VERSION_STRING;
     Key += '\0' + P.SharedDirectory;
     std::vector<std::string> Common;
     IncludePaths Own;

@@ -679,7 +679,25 @@ SharedHeaderStore::get(unsigned G, const CompilerInvocation &Invocation,
   // is: beside it, in the cache or in the scan's folder.
   const std::string &Home = CacheDir.empty() ? TempDir : CacheDir;
   std::string Header = pchcache::file(Home, Grp.Key, ".h");
-  std::string Includes;
+  // The roots are system headers, found through the TU's system folders;
+  // named here by their absolute paths they would be user headers (a path
+  // takes its kind from the line that includes it), so that their warnings,
+  // their skipped bodies and the check's rules for system code would differ
+  // from the TU's own parse. A line marker with flag 3 makes the lines that
+  // include them a system header's.
+  // The marker's file name is a string literal (an #include's is not).
+  auto Quoted = [](llvm::StringRef Path) {
+    std::string Out = "\"";
+    for (char C : Path) {
+      if (C == '"' || C == '\\')
+        Out += '\\';
+      Out += C;
+    }
+    return Out + "\"";
+  };
+  std::string Includes =
+      "#pragma clang diagnostic ignored \"-Wgnu-line-marker\"\n# 3 " +
+      Quoted(Header) + " 3\n";
   for (const std::string &Root : Grp.Roots)
     Includes += "#include \"" + Root + "\"\n";
   llvm::SmallString<256> Output;
