@@ -5,8 +5,10 @@
 # The parameter wrapguard_stdlib (libstdc++, the default, or libc++) picks the
 # C++ standard library the tests' code is analysed and compiled against: CTest
 # runs test/checkers once with each (lit-checkers, lit-checkers-libcxx).
-# A check test whose code names no type of the C++ library says
-# UNSUPPORTED: libcxx: the second run would parse the same code the same way.
+# A check test whose code uses no callable, smart pointer, optional or
+# container of the C++ library (at most its C headers, std::nullptr_t or an
+# exception type) says UNSUPPORTED: libcxx: the second run would analyse the
+# same code the same way.
 # With libc++, -stdlib=libc++ is appended to every compile command that
 # test/check-wrapguard.py runs (clang-tidy and the clang++ check of the fixed
 # file), and %stdlib_flags expands to it for RUN lines that build their own

@@ -44,5 +44,7 @@ void read_header(Index &idx) {
 }
 
 // UNSUPPORTED: libcxx
-// (This code names no type of the C++ library, so the suite's libc++ run,
-// which checks how std types are spelled there, has nothing to add.)
+// (This code uses no callable, smart pointer, optional or container of the
+// C++ library, at most its C headers, std::nullptr_t or an exception type, so
+// the suite's libc++ run, which checks how those are spelled there, has
+// nothing to add.)

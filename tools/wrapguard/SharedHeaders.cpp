@@ -684,7 +684,10 @@ SharedHeaderStore::get(unsigned G, const CompilerInvocation &Invocation,
   // takes its kind from the line that includes it), so that their warnings,
   // their skipped bodies and the check's rules for system code would differ
   // from the TU's own parse. A line marker with flag 3 makes the lines that
-  // include them a system header's.
+  // include them a system header's. Its warning is for -pedantic builds
+  // (which would otherwise not build the PCH); like a header's pragma, the
+  // ignore stays in force in the TU after the PCH, where it could silence
+  // only the TU's own GNU line markers.
   // The marker's file name is a string literal (an #include's is not).
   auto Quoted = [](llvm::StringRef Path) {
     std::string Out = "\"";
