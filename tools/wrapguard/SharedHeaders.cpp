@@ -689,20 +689,13 @@ SharedHeaderStore::get(unsigned G, const CompilerInvocation &Invocation,
   // ignore stays in force in the TU after the PCH, where it could silence
   // only the TU's own GNU line markers.
   // The marker's file name is a string literal (an #include's is not).
-  auto Quoted = [](llvm::StringRef Path) {
-    std::string Out = "\"";
-    for (char C : Path) {
-      if (C == '"' || C == '\\')
-        Out += '\\';
-      Out += C;
-    }
-    return Out + "\"";
-  };
-  std::string Includes =
-      "#pragma clang diagnostic ignored \"-Wgnu-line-marker\"\n# 3 " +
-      Quoted(Header) + " 3\n";
+  std::string Includes;
+  llvm::raw_string_ostream OS(Includes);
+  OS << "#pragma clang diagnostic ignored \"-Wgnu-line-marker\"\n# 3 \"";
+  OS.write_escaped(Header) << "\" 3\n";
   for (const std::string &Root : Grp.Roots)
-    Includes += "#include \"" + Root + "\"\n";
+    OS << "#include \"" << Root << "\"\n";
+  OS.flush();
   llvm::SmallString<256> Output;
   if (fs::create_directories(Home) || !writeFileAtomically(Header, Includes) ||
       fs::createUniqueFile(Home + "/" + Grp.Key + "-%%%%%%.pch", Output))
