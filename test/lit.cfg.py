@@ -13,10 +13,13 @@
 # test/check-wrapguard.py runs (clang-tidy and the clang++ check of the fixed
 # file), and %stdlib_flags expands to it for RUN lines that build their own
 # commands.
+#
+# A test that passed is not run again while nothing it reads has changed
+# (test/lit_cache.py; WRAPGUARD_TEST_CACHE=0 runs every test).
 import os
 import shutil
+import sys
 
-import lit.formats
 
 if not hasattr(config, "wrapguard_obj_root"):
     site = lit_config.params.get("wrapguard_site_config")
@@ -25,7 +28,6 @@ if not hasattr(config, "wrapguard_obj_root"):
     lit_config.load_config(config, site)
 else:
     config.name = "wrapguard"
-    config.test_format = lit.formats.ShTest(execute_external=False)
     config.suffixes = [".cpp", ".test"]
     config.excludes = ["Inputs"]
     config.test_source_root = os.path.dirname(__file__)
@@ -42,6 +44,15 @@ else:
         config.available_features.add("libcxx")
     else:
         config.available_features.add("libstdcxx")
+
+    # A pass is kept per test in the build folder, and the test is not run
+    # again while nothing it can read has changed (test/lit_cache.py).
+    sys.path.insert(0, os.path.dirname(__file__))
+    import lit_cache
+    config.test_format = lit_cache.CachedShTest(
+        cache_dir=os.path.join(config.test_exec_root, "lit-cache"),
+        src_root=config.wrapguard_src_root, obj_root=config.wrapguard_obj_root,
+        base_key=lit_cache.base_key(config))
 
     tools = config.llvm_tools_dir
     config.environment["PATH"] = os.pathsep.join(
