@@ -13,7 +13,10 @@
 // were:
 //
 //  - the content (BLAKE3) of every file the TU read: the main file, every
-//    header, system headers included, those of its preamble too;
+//    header, system headers included, those of its preamble and of its
+//    shared headers' PCH too (not the scan's own group header that the PCH
+//    was built from: a PCH evicted or built for other groups leaves the
+//    result valid);
 //  - the compile command, as the TU runs it (FlagsKey);
 //  - the effective configuration for the file (.clang-tidy, --config,
 //    --checks, header filters; serialized as clang-tidy writes it);

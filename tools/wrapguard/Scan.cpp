@@ -436,6 +436,10 @@ public:
     // "/usr/lib/gcc/x86_64-linux-gnu/12/../../../../include") means what the
     // file system says.
     for (const std::string &Dep : Read->getDependencies()) {
+      // The group header is the scan's, rebuilt under another name when the
+      // groups change; the headers it includes are the TU's dependencies.
+      if (UsedPCH && Dep == UsedPCH->Header)
+        continue;
       SmallString<256> Path(Dep);
       if (!llvm::sys::path::is_absolute(Path) && Cwd) {
         Path = *Cwd;

@@ -479,6 +479,7 @@ std::shared_ptr<SharedPCH> load(const std::string &Dir, const std::string &Key,
     PCH->RootIDs.push_back(ID);
   }
   PCH->Path = file(Dir, Key, ".pch");
+  PCH->Header = file(Dir, Key, ".h");
   auto Bytes = llvm::MemoryBuffer::getFile(PCH->Path, /*IsText=*/false,
                                            /*RequiresNullTerminator=*/false);
   auto Ids = llvm::MemoryBuffer::getFile(file(Dir, Key, ".ids"));
@@ -701,6 +702,7 @@ SharedHeaderStore::get(unsigned G, const CompilerInvocation &Invocation,
       fs::createUniqueFile(Home + "/" + Grp.Key + "-%%%%%%.pch", Output))
     return Finish(nullptr, "no shared headers: cannot write to '" + Home + "'");
   PCH->Path = std::string(Output);
+  PCH->Header = Header;
 
   auto Copy = std::make_shared<CompilerInvocation>(Invocation);
   FrontendOptions &FO = Copy->getFrontendOpts();

@@ -162,6 +162,10 @@ private:
 /// A built PCH of a group's roots, and what the guard needs to know of it.
 struct SharedPCH {
   std::string Path;
+  /// The group header it was built from (the roots' #includes), a file of
+  /// the scan's own: what it reads is in Inputs, so a TU's cached result
+  /// does not depend on it, nor on which PCH a scan built.
+  std::string Header;
   /// The roots, as the PCH includes them.
   std::vector<std::string> Roots;
   std::vector<llvm::sys::fs::UniqueID> RootIDs;
