@@ -280,8 +280,8 @@ struct TUPlan {
   /// The compile flags but the file's own name, with the directory: TUs
   /// with equal keys parse headers alike.
   std::string FlagsKey;
-  /// The result cache's key: the flags and the file's configuration; empty
-  /// when the TU is not cached (several compile commands).
+  /// The result cache's key: the flags of each of its compile commands and
+  /// the file's configuration.
   std::string CacheKey;
   PreambleRegion Region;
   /// What TUs that may share a preamble have in common; empty when it may
@@ -638,31 +638,46 @@ void planTU(const CompilationDatabase &DB, const std::string &File,
             const ScanOptions &Options, ClangTidyContext &Context,
             const ArgumentsAdjuster &Adjust, TUPlan &P) {
   std::vector<CompileCommand> Commands = DB.getCompileCommands(File);
+  if (Commands.empty()) {
+    // The driver reports it; nothing to key a result on.
+    P.Whole = "it has no compile command";
+    return;
+  }
+  // The flags of each command, the file's own name aside, in the order the
+  // scan runs them.
+  std::string CommandsKey;
+  std::vector<std::string> Args;
+  for (const CompileCommand &Cmd : Commands) {
+    llvm::MD5 Hash;
+    Hash.update(Cmd.Directory);
+    Args = Adjust(Cmd.CommandLine, Cmd.Filename);
+    for (const std::string &Arg : Args) {
+      bool IsFile =
+          Arg == Cmd.Filename || absolutePath(Arg, Cmd.Directory) == File;
+      Hash.update(llvm::ArrayRef<uint8_t>{0});
+      Hash.update(IsFile ? StringRef("<main file>") : StringRef(Arg));
+    }
+    llvm::MD5::MD5Result Digest;
+    Hash.final(Digest);
+    if (!CommandsKey.empty())
+      CommandsKey += "+";
+    CommandsKey += Digest.digest().str();
+  }
+  ClangTidyOptions Opts = Context.getOptionsForFile(File);
+  // Everything that decides what the TU's result holds: its commands (a
+  // file with several is one result of them all), its configuration as
+  // clang-tidy writes it, and the header default.
+  P.CacheKey = CommandsKey + " " +
+               llvm::toHex(llvm::MD5::hash(llvm::arrayRefFromStringRef(
+                               configurationAsText(Opts))),
+                           /*LowerCase=*/true) +
+               (Options.SourceRootHeaders ? " source-root-headers" : "");
   if (Commands.size() != 1) {
     P.Whole = "it has several compile commands";
     return;
   }
   const CompileCommand &Cmd = Commands.front();
-  llvm::MD5 Hash;
-  Hash.update(Cmd.Directory);
-  std::vector<std::string> Args = Adjust(Cmd.CommandLine, Cmd.Filename);
-  for (const std::string &Arg : Args) {
-    bool IsFile =
-        Arg == Cmd.Filename || absolutePath(Arg, Cmd.Directory) == File;
-    Hash.update(llvm::ArrayRef<uint8_t>{0});
-    Hash.update(IsFile ? StringRef("<main file>") : StringRef(Arg));
-  }
-  llvm::MD5::MD5Result Digest;
-  Hash.final(Digest);
-  P.FlagsKey = Digest.digest().str().str();
-  ClangTidyOptions Opts = Context.getOptionsForFile(File);
-  // Everything that decides what the TU's result holds: its command, its
-  // configuration as clang-tidy writes it, and the header default.
-  P.CacheKey = P.FlagsKey + " " +
-               llvm::toHex(llvm::MD5::hash(llvm::arrayRefFromStringRef(
-                               configurationAsText(Opts))),
-                           /*LowerCase=*/true) +
-               (Options.SourceRootHeaders ? " source-root-headers" : "");
+  P.FlagsKey = CommandsKey;
   if (!Options.Preambles) {
     P.Whole = "--no-preamble";
     return;
