@@ -7,7 +7,8 @@
 // fresh TUs alike, after the last, so a change in one TU still changes a
 // finding in another.
 //
-// One entry per TU and compile command, a JSON file under DIR/v1/, beside
+// One entry per TU and compile command (a file with several commands has one
+// entry of them all, keyed by each), a JSON file under DIR/v1/, beside
 // the list of the files it read (deps-HASH.txt, shared by the TUs that read
 // the same files). An entry is used only when all of these are what they
 // were:
@@ -17,7 +18,7 @@
 //    shared headers' PCH too (not the scan's own group header that the PCH
 //    was built from: a PCH evicted or built for other groups leaves the
 //    result valid);
-//  - the compile command, as the TU runs it (FlagsKey);
+//  - the compile commands, as the TU runs them (TUPlan::CacheKey);
 //  - the effective configuration for the file (.clang-tidy, --config,
 //    --checks, header filters; serialized as clang-tidy writes it);
 //  - the wrapguard build: a hash of the scanner's own executable (so a
