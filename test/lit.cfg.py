@@ -51,8 +51,7 @@ else:
     import lit_cache
     config.test_format = lit_cache.CachedShTest(
         cache_dir=os.path.join(config.test_exec_root, "lit-cache"),
-        src_root=config.wrapguard_src_root, obj_root=config.wrapguard_obj_root,
-        base_key=lit_cache.base_key(config))
+        src_root=config.wrapguard_src_root, base_key=lit_cache.base_key(config))
 
     tools = config.llvm_tools_dir
     config.environment["PATH"] = os.pathsep.join(

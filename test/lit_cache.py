@@ -11,15 +11,18 @@
 #     into the binaries (the binaries themselves are hashed), the shim's
 #     sources and tests, the docs (the rule help reaches the tests embedded in
 #     the scanner), and the CTest-only tests;
-#   - the content of every file that a substitution or an environment value
-#     of the test's configuration names (the plugin, the scanner, clangd,
-#     clang-tidy, FileCheck, Python...), and of every file in the build's bin/
-#     and lib/ except the shim's products in NOT_RUN;
+#   - the content of every file that an environment value of the test's
+#     configuration names (clang-tidy, the plugin, clangd, FileCheck, clang++:
+#     what test/check-wrapguard.py and the LSP clients run), and of every file
+#     named by a substitution the test uses (%wrapguard, %plugin, %python...):
+#     a change to the scanner reruns the tests that run it, not the check's
+#     suite;
 #   - the lit parameters, the available features, the environment, Python's
 #     version and Debian's package database (/var/lib/dpkg/status: an upgraded
 #     clang, libstdc++ or LibTorch changes every key).
 # test/lit-cache/check-cache.py tests all of this, and fails when a lit test
-# starts reading what NOT_READ or NOT_RUN leave out.
+# starts reading what NOT_READ leaves out, or runs a program of the build by
+# its name on PATH instead of through a substitution or the environment.
 #
 # Only a pass is kept, one key per test (the cache holds as many entries as
 # there are tests); a failure, an unsupported test or an expected failure is
@@ -54,8 +57,6 @@ NOT_READ = (
 # are hashed; a change that leaves every binary as it was (a comment) reruns
 # nothing.
 NOT_READ_BUILT = re.compile(r"^(checker|tools/wrapguard[^/]*)/.*\.(cpp|h)$")
-# The shim's products in bin/ and lib/: no lit test runs or links them.
-NOT_RUN = ("train_fsdp", "wrapguard-verify", "libwrapguard-shim.a", "libwrapguard-cpumem.so")
 
 # Set by lit to a folder of its own for each run.
 TEMP_VARS = ("TMP", "TMPDIR", "TEMP", "TEMPDIR")
@@ -123,14 +124,18 @@ def sources_key(src_root):
     return h.hexdigest()
 
 
-def build_outputs(obj_root):
-    out = []
-    for sub in ("bin", "lib"):
-        d = os.path.join(obj_root, sub)
-        if os.path.isdir(d):
-            out += [os.path.join(d, f) for f in sorted(os.listdir(d))
-                    if f not in NOT_RUN and os.path.isfile(os.path.join(d, f))]
-    return out
+def used_files(text, substitutions):
+    """The files named by the substitutions a test uses (%wrapguard, %plugin,
+    ...), and by those their values use in turn. A key is a prefix match
+    (%wrapguard_clangd counts %wrapguard too): more, never fewer."""
+    used, todo = set(), [text]
+    while todo:
+        t = todo.pop()
+        for k, v in substitutions:
+            if k not in used and k in t:
+                used.add(k)
+                todo.append(v)
+    return named_files([v for k, v in substitutions if k in used])
 
 
 def named_files(values):
@@ -162,16 +167,16 @@ def enabled(lit_config):
 class CachedShTest(lit.formats.ShTest):
     """lit's ShTest with a pass kept per test under cache_dir."""
 
-    def __init__(self, cache_dir, src_root, obj_root, base_key):
+    def __init__(self, cache_dir, src_root, base_key):
         super().__init__(execute_external=False)
         self.cache_dir = cache_dir
         self.src_root = src_root
-        self.obj_root = obj_root
         self.base_key = base_key
 
     def config_key(self, config, lit_config):
-        """What the test's folder configuration makes of the tools, memoized
-        for this process by the configuration's content."""
+        """What the test's folder configuration makes of the tools that every
+        test may run (the files its environment names), memoized for this
+        process by the configuration's content."""
         subst = [list(s) for s in config.substitutions]
         # lit points the temporary-folder variables at a new folder each run.
         env = sorted((k, v) for k, v in config.environment.items() if k not in TEMP_VARS)
@@ -179,8 +184,7 @@ class CachedShTest(lit.formats.ShTest):
                            sorted(lit_config.params.items())], sort_keys=True)
         if desc not in _config_keys:
             h = hashlib.sha256(desc.encode())
-            values = [v for _, v in config.substitutions] + [v for _, v in env]
-            for path in sorted(set(named_files(values)) | set(build_outputs(self.obj_root))):
+            for path in named_files([v for _, v in env]):
                 h.update(("%s %s\n" % (path, file_hash(path))).encode())
             _config_keys[desc] = h.hexdigest()
         return _config_keys[desc]
@@ -189,13 +193,15 @@ class CachedShTest(lit.formats.ShTest):
         path = test.getSourcePath()
         with open(path, "rb") as f:
             data = f.read()
+        text = data.decode("utf-8", "replace")
         h = hashlib.sha256()
         h.update(self.base_key.encode())
         h.update(self.config_key(test.config, lit_config).encode())
         h.update(("%s %s\n" % (path, hashlib.sha256(data).hexdigest())).encode())
-        text = data.decode("utf-8", "replace")
         for ref in referenced_tests(text, os.path.dirname(path), self.src_root):
             h.update(("%s %s\n" % (ref, file_hash(ref))).encode())
+        for tool in used_files(text, test.config.substitutions):
+            h.update(("%s %s\n" % (tool, file_hash(tool))).encode())
         return h.hexdigest()
 
     def stamp(self, test):

@@ -3,15 +3,17 @@
 
 On a small suite of its own, in a temporary folder: a pass is kept and the
 test is not run again while its inputs are unchanged; it runs again when its
-file, a file it names, an input of the source tree, a tool its configuration
-names, a build output or a lit parameter changes; a change to a path that no
-lit test reads (NOT_READ) or to a shim product (NOT_RUN) keeps the pass; a
-failure is never kept; WRAPGUARD_TEST_CACHE=0 runs everything.
+file, a file it names, an input of the source tree, a tool it runs through a
+substitution, a file the environment names or a lit parameter changes; a
+change to a path that no lit test reads (NOT_READ), or to a tool that a test
+does not run, keeps its pass; a failure is never kept; WRAPGUARD_TEST_CACHE=0
+runs everything.
 
-Then, on the real tree: no file of the lit suites names a path in NOT_READ or
-a binary in NOT_RUN, so what the cache leaves out of a key is never read.
+Then, on the real tree: no file of the lit suites names a path in NOT_READ,
+nor runs a program of the build's bin/ by its name on PATH (a key holds the
+programs a test names through a substitution or the environment).
 
-Usage: check-cache.py LIT_PY SOURCE_ROOT
+Usage: check-cache.py LIT_PY SOURCE_ROOT BUILD_DIR
 """
 import os
 import re
@@ -20,7 +22,7 @@ import subprocess
 import sys
 import tempfile
 
-LIT, SRC = sys.argv[1], os.path.abspath(sys.argv[2])
+LIT, SRC, BUILD = sys.argv[1], os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
 sys.path.insert(0, os.path.join(SRC, "test"))
 sys.path.insert(0, os.path.dirname(LIT))
 import lit_cache  # noqa: E402
@@ -46,9 +48,11 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = %(obj)r + "/test"
 config.wrapguard_src_root = %(src)r
 config.substitutions.append(("%%tool", %(obj)r + "/bin/tool"))
+config.substitutions.append(("%%other", %(obj)r + "/bin/other"))
+config.environment["WRAPGUARD_PLUGIN"] = %(obj)r + "/lib/libwrapguard-tidy.so"
 config.test_format = lit_cache.CachedShTest(
     cache_dir=os.path.join(config.test_exec_root, "lit-cache"),
-    src_root=%(src)r, obj_root=%(obj)r, base_key=lit_cache.base_key(config))
+    src_root=%(src)r, base_key=lit_cache.base_key(config))
 '''
 
 
@@ -75,7 +79,7 @@ def mock_tests(root):
     write(os.path.join(src, "test", "lit.cfg.py"),
           LIT_CFG % {"test_dir": os.path.join(SRC, "test"), "src": src, "obj": obj})
     # a.test runs the tool; b.test reads an input; c.test names a.test;
-    # d.test fails unless a marker file exists.
+    # d.test fails unless a marker file exists. No test runs %other.
     write(os.path.join(src, "test", "scanner", "a.test"), "RUN: %tool\n")
     write(os.path.join(src, "test", "scanner", "b.test"), "RUN: cat %S/Inputs/data.txt\n")
     write(os.path.join(src, "test", "scanner", "c.test"), "RUN: cat %S/a.test\n")
@@ -84,6 +88,7 @@ def mock_tests(root):
     write(os.path.join(src, "docs", "guide.md"), "one\n")
     write(os.path.join(src, "shim", "src", "policy.cpp"), "int x;\n")
     write(os.path.join(obj, "bin", "tool"), "#!/bin/sh\nexit 0\n")
+    write(os.path.join(obj, "bin", "other"), "#!/bin/sh\nexit 0\n")
     write(os.path.join(obj, "lib", "libwrapguard-shim.a"), "v1\n")
     write(os.path.join(obj, "lib", "libwrapguard-tidy.so"), "v1\n")
     subprocess.run(["git", "init", "-q", src], check=True)
@@ -104,7 +109,9 @@ def main():
         write(os.path.join(src, "docs", "guide.md"), "two\n")
         write(os.path.join(src, "shim", "src", "policy.cpp"), "int y;\n")
         write(os.path.join(obj, "lib", "libwrapguard-shim.a"), "v2\n")
-        expect("a doc, a shim source, a shim product changed", run_lit(root)["a.test"], "CACHED")
+        write(os.path.join(obj, "bin", "other"), "#!/bin/sh\nexit 0 # v2\n")
+        expect("a doc, a shim source, a build output no test runs changed",
+               run_lit(root)["a.test"], "CACHED")
 
         write(os.path.join(src, "test", "scanner", "Inputs", "data.txt"), "2\n")
         codes = run_lit(root)
@@ -116,9 +123,12 @@ def main():
                [codes[t + ".test"] for t in "abc"], ["PASS", "CACHED", "PASS"])
 
         write(os.path.join(obj, "bin", "tool"), "#!/bin/sh\nexit 0 # v2\n")
-        expect("the tool changed", run_lit(root)["a.test"], "PASS")
+        codes = run_lit(root)
+        expect("the tool a.test runs changed: a.test, not b.test",
+               [codes["a.test"], codes["b.test"]], ["PASS", "CACHED"])
         write(os.path.join(obj, "lib", "libwrapguard-tidy.so"), "v2\n")
-        expect("a build output changed", run_lit(root)["b.test"], "PASS")
+        expect("a file the environment names changed: every test",
+               sorted(set(c for t, c in run_lit(root).items() if t != "d.test")), ["PASS"])
         expect("a lit parameter changed", run_lit(root, "--param", "x=1")["b.test"], "PASS")
 
         write(os.path.join(src, "test", "scanner", "Inputs", "marker"), "")
@@ -141,6 +151,11 @@ def main():
     return 0
 
 
+def script(rel):
+    """A program the tests run (not a lit configuration)."""
+    return rel.endswith((".py", ".sh")) and ("/Inputs/" in rel or rel == "test/check-wrapguard.py")
+
+
 def check_tree():
     """No lit suite file reads what the cache keeps out of a key."""
     names = lit_cache.source_files(SRC)
@@ -148,6 +163,7 @@ def check_tree():
                  or n in ("test/lit.cfg.py", "test/lit.site.cfg.py.in", "test/check-wrapguard.py")]
     # A path in the source tree: %srcroot/<path>, or os.path.join(<root>, "a", "b").
     left_out = [p.rstrip("/") for p in lit_cache.NOT_READ]
+    programs = sorted(os.listdir(os.path.join(BUILD, "bin")))
     bad = []
     for rel in lit_files:
         with open(os.path.join(SRC, rel), errors="replace") as f:
@@ -158,12 +174,15 @@ def check_tree():
         for p in paths:
             if p.startswith(tuple(left_out)) or lit_cache.NOT_READ_BUILT.match(p):
                 bad.append("%s reads %s" % (rel, p))
-        for name in lit_cache.NOT_RUN:
-            # The shim's products by name, as a command or a path (not the
-            # example's source, train_fsdp.cpp).
-            if re.search(r"(^|[/\s'\"])%s(?![\w.-])" % re.escape(name), text):
-                bad.append("%s names %s" % (rel, name))
+        # A program of the build run by its name, found on PATH: a RUN line's
+        # command, or a script's quoted program name.
+        for name in programs:
+            run_lines = "\n".join(re.findall(r"RUN:(.*)", text))
+            if re.search(r"(^|[\s|;&(])%s(\s|$)" % re.escape(name), run_lines, re.M) or (
+                    script(rel) and re.search(r"[\"']%s[\"']" % re.escape(name), text)):
+                bad.append("%s runs %s by its name" % (rel, name))
     expect("the lit suites read nothing left out of the key", bad, [])
+    expect("the build's programs found", "wrapguard" in programs, True)
     expect("the lit suites' files found", len(lit_files) > 100, True)
 
 
