@@ -139,10 +139,11 @@ def used_files(text, substitutions):
 
 
 def named_files(values):
-    """The existing files that a list of strings (commands, paths) names."""
+    """The existing files that a list of strings (commands, paths, options
+    such as --load=PATH) names."""
     files = set()
     for v in values:
-        for token in re.split(r"[\s%s]+" % re.escape(os.pathsep), v):
+        for token in re.split(r"[\s=%s]+" % re.escape(os.pathsep), v):
             if token.startswith("/") and os.path.isfile(token):
                 files.add(os.path.realpath(token))
     return sorted(files)

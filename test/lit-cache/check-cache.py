@@ -49,6 +49,7 @@ config.test_exec_root = %(obj)r + "/test"
 config.wrapguard_src_root = %(src)r
 config.substitutions.append(("%%tool", %(obj)r + "/bin/tool"))
 config.substitutions.append(("%%other", %(obj)r + "/bin/other"))
+config.substitutions.append(("%%withopt", "true --load=" + %(obj)r + "/lib/optlib.so"))
 config.environment["WRAPGUARD_PLUGIN"] = %(obj)r + "/lib/libwrapguard-tidy.so"
 config.test_format = lit_cache.CachedShTest(
     cache_dir=os.path.join(config.test_exec_root, "lit-cache"),
@@ -79,12 +80,15 @@ def mock_tests(root):
     write(os.path.join(src, "test", "lit.cfg.py"),
           LIT_CFG % {"test_dir": os.path.join(SRC, "test"), "src": src, "obj": obj})
     # a.test runs the tool; b.test reads an input; c.test names a.test;
-    # d.test fails unless a marker file exists. No test runs %other.
+    # d.test fails unless a marker file exists; e.test names a library in an
+    # option (--load=PATH). No test runs %other.
     write(os.path.join(src, "test", "scanner", "a.test"), "RUN: %tool\n")
     write(os.path.join(src, "test", "scanner", "b.test"), "RUN: cat %S/Inputs/data.txt\n")
     write(os.path.join(src, "test", "scanner", "c.test"), "RUN: cat %S/a.test\n")
     write(os.path.join(src, "test", "scanner", "d.test"), "RUN: test -f %S/Inputs/marker\n")
+    write(os.path.join(src, "test", "scanner", "e.test"), "RUN: %withopt\n")
     write(os.path.join(src, "test", "scanner", "Inputs", "data.txt"), "1\n")
+    write(os.path.join(obj, "lib", "optlib.so"), "v1\n")
     write(os.path.join(src, "docs", "guide.md"), "one\n")
     write(os.path.join(src, "shim", "src", "policy.cpp"), "int x;\n")
     write(os.path.join(obj, "bin", "tool"), "#!/bin/sh\nexit 0\n")
@@ -101,10 +105,11 @@ def main():
         src, obj = mock_tests(root)
         first = run_lit(root)
         expect("first run", first, {"a.test": "PASS", "b.test": "PASS",
-                                    "c.test": "PASS", "d.test": "FAIL"})
+                                    "c.test": "PASS", "d.test": "FAIL", "e.test": "PASS"})
         again = run_lit(root)
         expect("unchanged: passes kept, the failure runs again", again,
-               {"a.test": "CACHED", "b.test": "CACHED", "c.test": "CACHED", "d.test": "FAIL"})
+               {"a.test": "CACHED", "b.test": "CACHED", "c.test": "CACHED", "d.test": "FAIL",
+                "e.test": "CACHED"})
 
         write(os.path.join(src, "docs", "guide.md"), "two\n")
         write(os.path.join(src, "shim", "src", "policy.cpp"), "int y;\n")
@@ -126,6 +131,10 @@ def main():
         codes = run_lit(root)
         expect("the tool a.test runs changed: a.test, not b.test",
                [codes["a.test"], codes["b.test"]], ["PASS", "CACHED"])
+        write(os.path.join(obj, "lib", "optlib.so"), "v2\n")
+        codes = run_lit(root)
+        expect("a library a test names in --load=PATH changed: that test",
+               [codes["e.test"], codes["a.test"]], ["PASS", "CACHED"])
         write(os.path.join(obj, "lib", "libwrapguard-tidy.so"), "v2\n")
         expect("a file the environment names changed: every test",
                sorted(set(c for t, c in run_lit(root).items() if t != "d.test")), ["PASS"])
