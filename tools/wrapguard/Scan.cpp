@@ -644,7 +644,8 @@ void planTU(const CompilationDatabase &DB, const std::string &File,
     return;
   }
   // The flags of each command, the file's own name aside, in the order the
-  // scan runs them.
+  // scan runs them. Args keeps the last command's adjusted arguments: with
+  // one command, what planSharedHeaders reads (SharedArgs, below).
   std::string CommandsKey;
   std::vector<std::string> Args;
   for (const CompileCommand &Cmd : Commands) {
