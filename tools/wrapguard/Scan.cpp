@@ -693,6 +693,14 @@ void planTU(const CompilationDatabase &DB, const std::string &File,
     P.Whole = "FixMode shim places #includes by what a preamble hides";
     return;
   }
+  // A TU that loads a PCH of its own (CMake's target_precompile_headers
+  // writes `-Xclang -include-pch -Xclang FILE`) has its heavy headers
+  // parsed already, and clang loads one PCH per parse: neither a preamble
+  // nor the shared headers could go in front of it.
+  if (llvm::is_contained(Args, "-include-pch")) {
+    P.Whole = "it loads a precompiled header of its own (-include-pch)";
+    return;
+  }
   // What its heavy headers are is read only if it is parsed
   // (planSharedHeaders): a rescan that reuses it needs none of that.
   P.SharedArgs = std::move(Args);
