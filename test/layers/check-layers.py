@@ -49,13 +49,19 @@ def layer_command(db, checker, layer):
     for entry in db:
         if entry["file"].startswith(folder) and entry["file"].endswith(".cpp"):
             args = shlex.split(entry["command"]) if "command" in entry else entry["arguments"]
-            out, skip = [], False
-            for a in args:
+            out, skip = [], 0
+            for i, a in enumerate(args):
                 if skip:
-                    skip = False
+                    skip -= 1
                     continue
                 if a in ("-o", "-c", "-MF", "-MT", "-MQ"):
-                    skip = True
+                    skip = 1
+                    continue
+                # The target's PCH (cmake/WrapguardPrecompile.cmake) holds no
+                # wrapguard header, so it cannot change what the probe finds;
+                # loading it would only make each probe slower.
+                if a == "-Xclang" and args[i + 1:i + 2] in (["-include-pch"], ["-include"]):
+                    skip = 3
                     continue
                 if a in ("-MD", "-MMD") or a == entry["file"]:
                     continue
