@@ -49,6 +49,7 @@ NOT_READ = (
     "test/unit/",
     "test/install/",
     "test/layers/",
+    "test/bench/",
     "test/dogfood.py",
     "test/CMakeLists.txt",
     "README.md",
