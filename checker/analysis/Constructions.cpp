@@ -50,7 +50,7 @@ ValueState Constructions::stateOf(const Expr *Arg, const FunctionDecl *Owner) {
     Arg = D->getExpr();
   if (!Arg)
     return ValueState::of(ValueState::Empty);
-  return valueStateOf(*Arg, Owner, Ctx, Types, Indexes);
+  return valueStateOf(*Arg, Owner, Ctx, Types, Indexes, &Passed);
 }
 
 Construction Constructions::make(const CXXRecordDecl &RD, std::string Ctor,

@@ -18,6 +18,7 @@
 #include "BodyIndex.h"
 #include "CallResultOracle.h"
 #include "CallableTypes.h"
+#include "PassedValues.h"
 #include "ProjectFacts.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -41,11 +42,13 @@ struct Construction {
 /// caches that keep it linear.
 class Constructions {
 public:
-  /// Oracle and Opts serve the flow analysis of constructors' bodies.
+  /// Oracle and Opts serve the flow analysis of constructors' bodies;
+  /// Passed judges the variables a construction passes.
   Constructions(clang::ASTContext &Ctx, const CallableTypes &Types,
                 BodyIndexes &Indexes, CallResultOracle &Oracle,
-                const AnalysisOptions &Opts)
-      : Ctx(Ctx), Types(Types), Indexes(Indexes), Oracle(Oracle), Opts(Opts) {}
+                const AnalysisOptions &Opts, PassedValues &Passed)
+      : Ctx(Ctx), Types(Types), Indexes(Indexes), Oracle(Oracle), Opts(Opts),
+        Passed(Passed) {}
 
   /// Whether RD (outside system headers) declares a nullable-callable field.
   bool hasCallableFields(const clang::CXXRecordDecl &RD);
@@ -106,6 +109,7 @@ private:
   BodyIndexes &Indexes;
   CallResultOracle &Oracle;
   const AnalysisOptions &Opts;
+  PassedValues &Passed;
   llvm::DenseMap<const clang::CXXRecordDecl *, bool> HasCallables;
   llvm::DenseMap<const clang::CXXConstructorDecl *, ExitEffect> AtExit;
   llvm::DenseMap<const clang::FunctionDecl *, const clang::CXXConstructExpr *>

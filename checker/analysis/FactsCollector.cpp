@@ -38,6 +38,7 @@ struct Collector {
   PolicySummaries &Summaries;
   BodyIndexes &Indexes;
   Constructions &Cs;
+  PassedValues &Passed;
   ProjectFacts &Out;
 
   bool isUser(const Decl &D) const {
@@ -204,8 +205,9 @@ private:
       if (const auto *D = dyn_cast<CXXDefaultArgExpr>(Arg))
         Arg = D->getExpr();
       if (SourceFacts *F = C.parameter(*P, Callee))
-        F->Args.add(valueStateOf(*Arg, Owner, C.Ctx, C.Types, C.Indexes),
-                    here(Loc));
+        F->Args.add(
+            valueStateOf(*Arg, Owner, C.Ctx, C.Types, C.Indexes, &C.Passed),
+            here(Loc));
     }
   }
 
@@ -221,9 +223,9 @@ private:
     SourceFacts *F = C.field(*FD);
     if (!F)
       return;
-    ValueState V = Owner
-                       ? valueStateOf(*Value, Owner, C.Ctx, C.Types, C.Indexes)
-                       : ValueState::of(ValueState::Unknown);
+    ValueState V = Owner ? valueStateOf(*Value, Owner, C.Ctx, C.Types,
+                                        C.Indexes, &C.Passed)
+                         : ValueState::of(ValueState::Unknown);
     if (V.What == ValueState::Empty)
       return noteEmptied(FD, Loc);
     keepFirst(F->SetAt, here(Loc));
@@ -469,8 +471,10 @@ private:
 
 void collectTUFacts(ASTContext &Ctx, const CallableTypes &Types,
                     PolicySummaries &Summaries, BodyIndexes &Indexes,
-                    Constructions &Cs, ProjectFacts &Out) {
-  Collector C{Ctx, Ctx.getSourceManager(), Types, Summaries, Indexes, Cs, Out};
+                    Constructions &Cs, PassedValues &Passed,
+                    ProjectFacts &Out) {
+  Collector C{
+      Ctx, Ctx.getSourceManager(), Types, Summaries, Indexes, Cs, Passed, Out};
   TUWalker(C).TraverseAST(Ctx);
 }
 

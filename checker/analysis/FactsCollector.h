@@ -16,6 +16,7 @@
 #include "BodyIndex.h"
 #include "CallableTypes.h"
 #include "Constructions.h"
+#include "PassedValues.h"
 #include "PolicySummaries.h"
 #include "ProjectFacts.h"
 #include "clang/AST/ASTContext.h"
@@ -24,10 +25,10 @@ namespace wrapguard {
 
 /// Adds the facts of Ctx's translation unit to Out.
 /// Function bodies are looked up in Indexes, constructions recognised by
-/// Cs; the analysis shares both.
+/// Cs, the variables calls pass judged by Passed; the analysis shares them.
 void collectTUFacts(clang::ASTContext &Ctx, const CallableTypes &Types,
                     PolicySummaries &Summaries, BodyIndexes &Indexes,
-                    Constructions &Cs, ProjectFacts &Out);
+                    Constructions &Cs, PassedValues &Passed, ProjectFacts &Out);
 
 } // namespace wrapguard
 

@@ -9,6 +9,7 @@
 #include "FixIts.h"
 #include "Guards.h"
 #include "OpenMPCopies.h"
+#include "PassedValues.h"
 #include "PolicyCallDiagnoser.h"
 #include "PolicyCallModel.h"
 #include "PolicySummaries.h"
@@ -79,7 +80,8 @@ public:
   Impl(ASTContext &Ctx, AnalysisOptions O)
       : Ctx(Ctx), Opts(std::move(O)),
         Types(Opts.NullableCallableTypes, Opts.InvokeMethods),
-        Summaries(Ctx, Opts, Types), Cs(Ctx, Types, Indexes, Summaries, Opts),
+        Summaries(Ctx, Opts, Types), Passed(Ctx, Types, Summaries, Opts),
+        Cs(Ctx, Types, Indexes, Summaries, Opts, Passed),
         Caps(Ctx, Types, Summaries, Opts) {}
 
   std::vector<Finding> analyze(const FunctionDecl &FD, AnalysisStatus *Status,
@@ -91,6 +93,7 @@ public:
   PolicySummaries Summaries;
   /// Shared by the findings of one function and by the facts collector.
   BodyIndexes Indexes;
+  PassedValues Passed;
   Constructions Cs;
   Captures Caps;
   /// The sources of deferred findings, with their untested calls.
@@ -510,7 +513,8 @@ PolicyCallAnalyzer::~PolicyCallAnalyzer() = default;
 const AnalysisOptions &PolicyCallAnalyzer::options() const { return I->Opts; }
 
 void PolicyCallAnalyzer::collectFacts(ProjectFacts &Out) {
-  collectTUFacts(I->Ctx, I->Types, I->Summaries, I->Indexes, I->Cs, Out);
+  collectTUFacts(I->Ctx, I->Types, I->Summaries, I->Indexes, I->Cs, I->Passed,
+                 Out);
   Out.merge(I->Untested);
 }
 

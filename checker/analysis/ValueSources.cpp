@@ -3,6 +3,7 @@
 #include "ValueSources.h"
 #include "CallableSyntax.h"
 #include "Guards.h"
+#include "PassedValues.h"
 #include "SourceKeys.h"
 #include "StripNoise.h"
 #include "clang/AST/DeclCXX.h"
@@ -219,7 +220,7 @@ static bool isFieldOfParameter(const Expr &E) {
 
 ValueState valueStateOf(const Expr &E, const FunctionDecl *Owner,
                         ASTContext &Ctx, const CallableTypes &Types,
-                        BodyIndexes &Indexes) {
+                        BodyIndexes &Indexes, PassedValues *Flow) {
   if (isEmptyValue(&E, Ctx))
     return ValueState::of(ValueState::Empty);
   if (isFunctionObject(E, Types, Ctx))
@@ -259,6 +260,15 @@ ValueState valueStateOf(const Expr &E, const FunctionDecl *Owner,
             nonEmptyVarsAt(E, Indexes.of(*Owner).parents(), Types, Ctx),
             DRE->getDecl()))
       return ValueState::of(ValueState::Set);
+  // A parameter or local of this function: set where the flow analysis
+  // proves it set at the read, on every path (`if (!f) f = &dflt; run(f);`,
+  // `if (!f) fatal("no f"); run(f);`). The syntax below would see only
+  // where its values come from, the caller's empty one among them.
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Passed); DRE && Flow)
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+        V && V->getDeclContext() == Owner &&
+        Flow->at(*Owner, *DRE) == Emptiness::NonEmpty)
+      return ValueState::of(ValueState::Set);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(Passed))
     if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
         V && V->isLocalVarDecl() && V->getDeclContext() == Owner)
@@ -269,7 +279,7 @@ ValueState valueStateOf(const Expr &E, const FunctionDecl *Owner,
             Last->What != BodyIndex::Event::Assign)
           return ValueState::of(ValueState::Empty);
         if (stripNoise(Last->Value) != Passed)
-          return valueStateOf(*Last->Value, Owner, Ctx, Types, Indexes);
+          return valueStateOf(*Last->Value, Owner, Ctx, Types, Indexes, Flow);
       }
   SourceSet S = sourcesOf(E, *Owner, Ctx, Types, Indexes.of(*Owner));
   if (!S.Complete)

@@ -12,6 +12,7 @@
 
 #include "BodyIndex.h"
 #include "CallableTypes.h"
+#include "PassedValues.h"
 #include "ProjectFacts.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -46,10 +47,11 @@ SourceSet sourcesOf(const clang::Expr &E, const clang::FunctionDecl &Owner,
 
 /// The state of E's value where Owner passes or stores it (Owner is null
 /// for the initializer of a global): set, empty on some path, from other
-/// sources (sourcesOf), or unknown.
+/// sources (sourcesOf), or unknown. With Flow, a variable Owner assigns is
+/// set where the flow analysis proves it set (PassedValues.h).
 ValueState valueStateOf(const clang::Expr &E, const clang::FunctionDecl *Owner,
                         clang::ASTContext &Ctx, const CallableTypes &Types,
-                        BodyIndexes &Indexes);
+                        BodyIndexes &Indexes, PassedValues *Flow = nullptr);
 
 } // namespace wrapguard
 

@@ -84,6 +84,8 @@ private:
   llvm::DenseMap<const clang::VarDecl *, clang::dataflow::StorageLocation *>
       Statics;
   std::map<std::vector<const void *>, clang::dataflow::BoolValue *> PureResults;
+  std::map<std::vector<const void *>, clang::dataflow::StorageLocation *>
+      PureObjects;
   std::map<std::pair<const void *, const void *>,
            clang::dataflow::StorageLocation *>
       Elements;

@@ -594,7 +594,10 @@ private:
   bool unlistedMember(const CXXMemberCallExpr &MC, const Expr &Obj);
   void setFieldsOfThis(llvm::ArrayRef<const FieldDecl *> Fields);
   bool referenceGetter(const CallExpr &Call, const FunctionDecl &FD);
+  std::optional<std::vector<const void *>> pureKey(const CallExpr &Call,
+                                                   const FunctionDecl &FD);
   bool pureCall(const CallExpr &Call, const FunctionDecl &FD);
+  bool pureObject(const CallExpr &Call, const FunctionDecl &FD);
   bool containerElement(const CXXOperatorCallExpr &OC);
   void forgetElements(const Expr &Container);
   void freshScalar(const Expr &LHS);
@@ -808,11 +811,13 @@ bool Transfer::referenceGetter(const CallExpr &Call, const FunctionDecl &FD) {
   return true;
 }
 
-/// `is_quantized(t->type)` twice with the same argument values: one boolean
-/// for both, so the solver sees that the second test repeats the first.
-bool Transfer::pureCall(const CallExpr &Call, const FunctionDecl &FD) {
+/// The callee and its arguments' values (or storage), when FD is pure and
+/// the environment tracks every argument: two calls with equal keys give
+/// the same result.
+std::optional<std::vector<const void *>>
+Transfer::pureKey(const CallExpr &Call, const FunctionDecl &FD) {
   if (!C.Oracle.isPure(FD))
-    return false;
+    return std::nullopt;
   std::vector<const void *> Key{FD.getCanonicalDecl()};
   for (const Expr *A : Call.arguments()) {
     const void *Id = nullptr;
@@ -822,13 +827,47 @@ bool Transfer::pureCall(const CallExpr &Call, const FunctionDecl &FD) {
       Id = Env.getValue(*A);
     // An argument the environment does not track could change unseen.
     if (!Id)
-      return false;
+      return std::nullopt;
     Key.push_back(Id);
   }
-  BoolValue *&B = C.PureResults[Key];
+  return Key;
+}
+
+/// `is_quantized(t->type)` twice with the same argument values: one boolean
+/// for both, so the solver sees that the second test repeats the first.
+bool Transfer::pureCall(const CallExpr &Call, const FunctionDecl &FD) {
+  std::optional<std::vector<const void *>> Key = pureKey(Call, FD);
+  if (!Key)
+    return false;
+  BoolValue *&B = C.PureResults[*Key];
   if (!B)
     B = &Env.makeAtomicBoolValue();
   Env.setValue(Call, *B);
+  return true;
+}
+
+/// `traits(t)->from_float` twice with the same argument values, where
+/// `traits` is pure (`return &table[t];` of a constant table): one object
+/// for both, so `if (traits(t)->f) { auto q = traits(t)->f; q(x); }` is
+/// guarded. What the object's fields hold where the function first reads
+/// them is unknown.
+bool Transfer::pureObject(const CallExpr &Call, const FunctionDecl &FD) {
+  QualType T = Call.getType();
+  bool Pointer = Call.isPRValue() && T->isPointerType() &&
+                 T->getPointeeType()->isRecordType();
+  bool Reference = Call.isGLValue() && T->isRecordType();
+  if ((!Pointer && !Reference) || W.isCallable(Call))
+    return false;
+  std::optional<std::vector<const void *>> Key = pureKey(Call, FD);
+  if (!Key)
+    return false;
+  StorageLocation *&Loc = C.PureObjects[*Key];
+  if (!Loc)
+    Loc = &Env.createObject(Pointer ? T->getPointeeType() : T);
+  if (Pointer)
+    Env.setValue(Call, Env.create<PointerValue>(*Loc));
+  else
+    Env.setStorageLocation(Call, *Loc);
   return true;
 }
 
@@ -917,6 +956,8 @@ void Transfer::VisitCallExpr(const CallExpr *Call) {
   if (FD && Call->isPRValue() && Call->getType()->isBooleanType() &&
       pureCall(*Call, *FD))
     return;
+  if (FD && pureObject(*Call, *FD))
+    return;
   // Operator calls pass the object as argument 0 where a method has no
   // parameter for it.
   llvm::ArrayRef<const Expr *> Args(Call->getArgs(), Call->getNumArgs());
@@ -990,7 +1031,7 @@ void Transfer::freshScalar(const Expr &LHS) {
   // Only keys of pure calls made so far can be misled; before the first one
   // (and in functions with none) values need not change, which keeps loops
   // converging as fast as before.
-  if (C.PureResults.empty() && C.Elements.empty())
+  if (C.PureResults.empty() && C.PureObjects.empty() && C.Elements.empty())
     return;
   QualType T = LHS.getType();
   if (!T->isScalarType() || W.isCallable(LHS))

@@ -58,6 +58,10 @@ struct TransferContext {
   /// callee, then the arguments' values or storage): see CallResultOracle.
   std::map<std::vector<const void *>, clang::dataflow::BoolValue *>
       &PureResults;
+  /// Likewise, one object per call of a pure function that returns a
+  /// pointer or a reference to one (an entry of a constant table).
+  std::map<std::vector<const void *>, clang::dataflow::StorageLocation *>
+      &PureObjects;
   /// One location per element of a standard sequence read with `v[i]`,
   /// keyed by the container's location and the index's value (or, for an
   /// integer the framework does not model, its variable's location).

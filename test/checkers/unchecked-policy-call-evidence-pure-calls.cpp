@@ -67,3 +67,51 @@ void convert_flaky(const Tensor *t, Traits *tr, const void *src, float *dst) {
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: call through possibly empty callable 'tr->to_float' [wrapguard-unchecked-policy-call]
   // CHECK-MESSAGES-STRICT: :[[@LINE-2]]:5: warning: call through possibly empty callable 'tr->to_float' [wrapguard-unchecked-policy-call]
 }
+
+// A pure function that returns a pointer into a constant table gives the
+// same table entry for the same argument values: a test of the entry's
+// slot guards a call through the slot read by a second lookup. Q8's entry
+// has no from_float, which is the evidence for the neighbours below.
+typedef void (*FromFloat)(const float *, void *, int);
+struct CpuTraits {
+  const char *name;
+  FromFloat from_float;
+};
+static void quantize_q4(const float *, void *, int) {}
+static const CpuTraits cpu_traits[4] = {
+    {"f32", nullptr}, {"f16", quantize_q4}, {"q4", quantize_q4}, {"q8", nullptr}};
+const CpuTraits *get_cpu_traits(Type t) { return &cpu_traits[t]; }
+const CpuTraits &cpu_traits_of(Type t) { return cpu_traits[t]; }
+
+void quantize(const Tensor *dst, const float *src, void *out) {
+  if (dst->type != F32 && get_cpu_traits(dst->type)->from_float) {
+    FromFloat const quantize_row = get_cpu_traits(dst->type)->from_float;
+    quantize_row(src, out, 1); // no-warning
+  }
+  if (cpu_traits_of(dst->type).from_float)
+    cpu_traits_of(dst->type).from_float(src, out, 1); // no-warning
+}
+
+// True neighbours: no test, a test of another entry, a changed argument.
+void quantize_unchecked(const Tensor *dst, const float *src, void *out) {
+  FromFloat const quantize_row = get_cpu_traits(dst->type)->from_float;
+  quantize_row(src, out, 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: call through possibly empty callable 'quantize_row' [wrapguard-unchecked-policy-call]
+  // CHECK-MESSAGES-STRICT: :[[@LINE-2]]:3: warning: call through possibly empty callable 'quantize_row' [wrapguard-unchecked-policy-call]
+}
+
+void quantize_other(const Tensor *dst, const float *src, void *out) {
+  if (get_cpu_traits(Q4)->from_float)
+    get_cpu_traits(dst->type)->from_float(src, out, 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: call through possibly empty callable 'get_cpu_traits(dst->type)->from_float' [wrapguard-unchecked-policy-call]
+  // CHECK-MESSAGES-STRICT: :[[@LINE-2]]:5: warning: call through possibly empty callable 'get_cpu_traits(dst->type)->from_float' [wrapguard-unchecked-policy-call]
+}
+
+void quantize_retyped(Tensor *dst, const float *src, void *out) {
+  if (get_cpu_traits(dst->type)->from_float) {
+    dst->type = Q8;
+    get_cpu_traits(dst->type)->from_float(src, out, 1);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: call through possibly empty callable 'get_cpu_traits(dst->type)->from_float' [wrapguard-unchecked-policy-call]
+    // CHECK-MESSAGES-STRICT: :[[@LINE-2]]:5: warning: call through possibly empty callable 'get_cpu_traits(dst->type)->from_float' [wrapguard-unchecked-policy-call]
+  }
+}

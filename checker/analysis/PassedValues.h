@@ -1,0 +1,54 @@
+//===- PassedValues.h - A variable's state where it is passed on -*- C++
+//-*-===//
+//
+// The facts record what each call passes to a callable parameter. Read off
+// the syntax, a parameter handed on is "whatever my callers passed", even
+// when the function normalised it first (`if (!f) f = &dflt; run(f);`): the
+// evidence would then say the callee may be passed an empty callable where
+// no path passes one. This file asks the flow analysis instead: the state of
+// the variable where the argument reads it, on every path to that point.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WRAPGUARD_ANALYSIS_PASSEDVALUES_H
+#define WRAPGUARD_ANALYSIS_PASSEDVALUES_H
+
+#include "AnalysisOptions.h"
+#include "CallResultOracle.h"
+#include "CallableTypes.h"
+#include "Emptiness.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace wrapguard {
+
+class PassedValues {
+public:
+  /// Oracle and Opts serve the flow analysis, as they serve the check's.
+  PassedValues(clang::ASTContext &Ctx, const CallableTypes &Types,
+               CallResultOracle &Oracle, const AnalysisOptions &Opts)
+      : Ctx(Ctx), Types(Types), Oracle(Oracle), Opts(Opts) {}
+
+  /// The state of the variable that Read (a reference to it in Owner's
+  /// body) denotes where Read is evaluated: NonEmpty or AlwaysEmpty when
+  /// every path to it proves so, else Unknown (also when the analysis of
+  /// Owner was skipped or went over budget). One analysis per function
+  /// answers every read in it.
+  Emptiness at(const clang::FunctionDecl &Owner,
+               const clang::DeclRefExpr &Read);
+
+private:
+  clang::ASTContext &Ctx;
+  const CallableTypes &Types;
+  CallResultOracle &Oracle;
+  const AnalysisOptions &Opts;
+  llvm::DenseMap<const clang::FunctionDecl *,
+                 llvm::DenseMap<const clang::DeclRefExpr *, Emptiness>>
+      Analysed;
+};
+
+} // namespace wrapguard
+
+#endif // WRAPGUARD_ANALYSIS_PASSEDVALUES_H

@@ -1,0 +1,92 @@
+// RUN: %check_wrapguard %s %t
+
+// What a call passes is judged by the flow analysis of the caller, where
+// the argument reads the variable: a parameter normalised before it is
+// passed on (`if (!f) f = &dflt;`, faiss's shape), or tested and ended by a
+// function that never returns, is set there on every path, whatever the
+// caller's caller passed. The syntax alone sees only where the variable's
+// values come from, the empty argument of the outer call among them. Each
+// hard negative has a true neighbour that normalises on one path only.
+
+#include <functional>
+#include <utility>
+
+using Fn = std::function<int(int)>;
+typedef int (*IntFn)(int);
+
+static int identity(int x) { return x; }
+void fatal(const char *what); // Defined below: never returns.
+
+// A function pointer normalised to a default, then handed on.
+int apply(IntFn f, int x) { return f(x); } // no-warning
+int apply_or_identity(IntFn f, int x) {
+  if (!f)
+    f = &identity;
+  return apply(f, x);
+}
+int pointer_caller() { return apply_or_identity(nullptr, 1); }
+
+// Its true neighbour: normalised only when `c` holds, and the only caller
+// passes nullptr with `c` false.
+int apply_some(IntFn f, int x) { return f(x); }
+// CHECK-NOTES: :[[@LINE-1]]:41: warning: call through possibly empty callable 'f' [wrapguard-unchecked-policy-call]
+// CHECK-NOTES: :[[@LINE-2]]:41: note: 'f' of 'apply_some' is passed a value from 'f' in 'apply_sometimes' ({{.*}}.cpp:[[@LINE+5]])
+// CHECK-NOTES: :[[@LINE-3]]:41: note: 'f' of 'apply_sometimes' is passed an empty callable in 'partial_caller' ({{.*}}.cpp:[[@LINE+6]])
+int apply_sometimes(IntFn f, int x, bool c) {
+  if (!f && c)
+    f = &identity;
+  return apply_some(f, x);
+}
+int partial_caller() { return apply_sometimes(nullptr, 1, false); }
+
+// A std::function normalised by a lambda, and moved on: the read inside
+// std::move sees the normalised value.
+int run_step(Fn f, int x) { return f(x); } // no-warning
+int run_or_identity(Fn f, int x) {
+  if (f == nullptr)
+    f = [](int y) { return y; };
+  return run_step(std::move(f), x);
+}
+int function_caller() { return run_or_identity(nullptr, 2); }
+
+// Tested, and ended by a function that never returns.
+void fatal(const char *what) { throw what; }
+int checked_step(Fn f, int x) { return f(x); } // no-warning
+int require_step(Fn f, int x) {
+  if (!f)
+    fatal("no step");
+  return checked_step(f, x);
+}
+int required_caller() { return require_step(nullptr, 3); }
+
+// A constructor argument: the construction passes the normalised value, so
+// it sets the member.
+struct Task {
+  explicit Task(Fn b) : body(std::move(b)) {}
+  int run(int x) { return body(x); } // no-warning
+  Fn body;
+};
+int make_task(Fn f) {
+  if (!f)
+    f = [](int x) { return x; };
+  Task t(f);
+  return t.run(1);
+}
+int task_caller() { return make_task(nullptr); }
+
+// Its true neighbour: the other branch leaves the argument as passed.
+struct Job {
+  explicit Job(Fn b) : body(std::move(b)) {}
+  int run(int x) { return body(x); }
+  // CHECK-NOTES: :[[@LINE-1]]:27: warning: call through possibly empty callable 'body' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-2]]:27: note: 'Job::body' is not set by the only construction of 'Job' in the project
+  // CHECK-NOTES: :[[@LINE-3]]:27: note: 'Job' is constructed with 'Job(Fn)', which leaves 'Job::body' empty, in 'make_job' ({{.*}}.cpp:[[@LINE+6]])
+  Fn body;
+};
+int make_job(Fn f, bool c) {
+  if (!f && c)
+    f = [](int x) { return x; };
+  Job j(f);
+  return j.run(1);
+}
+int job_caller() { return make_job(nullptr, false); }
