@@ -74,7 +74,8 @@ static bool isAggregateLike(const CXXRecordDecl &RD) {
 
 std::optional<Construction>
 Constructions::ofAggregate(const CXXRecordDecl &Decl, const InitListExpr *Init,
-                           SourceLocation Loc, const FunctionDecl *Owner) {
+                           SourceLocation Loc, const FunctionDecl *Owner,
+                           bool Indeterminate) {
   const CXXRecordDecl *RD = Decl.getDefinition();
   if (!RD || !hasCallableFields(*RD) || !isAggregateLike(*RD))
     return std::nullopt;
@@ -88,6 +89,14 @@ Constructions::ofAggregate(const CXXRecordDecl &Decl, const InitListExpr *Init,
       continue;
     }
     const Expr *Value = F->getInClassInitializer();
+    // `Params p; memcpy(&p, src, sizeof p);`: a function pointer that
+    // nothing initialises holds whatever the code writes before reading it,
+    // which is no evidence of emptiness (a record field, a std::function,
+    // is default-constructed: empty).
+    if (Indeterminate && !Value && !F->getType()->isRecordType()) {
+      C.Fact.Args.push_back(ValueState::of(ValueState::Unknown));
+      continue;
+    }
     unsigned I = Bases + F->getFieldIndex();
     if (Init && I < Init->getNumInits())
       Value = Init->getInit(I);
@@ -104,9 +113,15 @@ Constructions::ofConstructor(const CXXConstructExpr &CE,
       !hasCallableFields(*Ctor->getParent()))
     return std::nullopt;
   const CXXRecordDecl &RD = *Ctor->getParent();
+  // A global is zero-initialised before its constructor runs; `T x;` and
+  // `new T` of automatic or dynamic storage are not (their scalar fields
+  // are default-initialised, whatever the implicit constructor does for
+  // the others), `T()` is.
+  bool Indeterminate = Owner && !CE.requiresZeroInitialization();
   if (isAggregateLike(RD))
     return Ctor->isDefaultConstructor()
-               ? ofAggregate(RD, nullptr, CE.getBeginLoc(), Owner)
+               ? ofAggregate(RD, nullptr, CE.getBeginLoc(), Owner,
+                             Indeterminate)
                : std::nullopt;
   auto Key = functionKey(*Ctor);
   if (!Key)

@@ -78,10 +78,13 @@ private:
                                           const clang::FieldDecl &F);
   std::optional<Construction> ofConstructor(const clang::CXXConstructExpr &CE,
                                             const clang::FunctionDecl *Owner);
+  /// Indeterminate: a default-initialisation (`T x;`, `new T`) that leaves
+  /// the scalar fields nothing initialises indeterminate, not empty.
   std::optional<Construction> ofAggregate(const clang::CXXRecordDecl &RD,
                                           const clang::InitListExpr *Init,
                                           clang::SourceLocation Loc,
-                                          const clang::FunctionDecl *Owner);
+                                          const clang::FunctionDecl *Owner,
+                                          bool Indeterminate = false);
   std::optional<Construction> ofFactory(const clang::CallExpr &Call,
                                         const clang::FunctionDecl *Owner);
   /// The construction a standard function template's instantiation performs
