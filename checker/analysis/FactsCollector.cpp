@@ -199,8 +199,10 @@ private:
       return;
     for (unsigned I = 0; I < Args.size() && I < Callee.getNumParams(); ++I) {
       const ParmVarDecl *P = Callee.getParamDecl(I);
-      if (!C.Types.isNullable(P->getType()))
+      if (!C.Types.isNullable(P->getType())) {
+        notePassedFields(Callee, *P, *Args[I], Loc);
         continue;
+      }
       const Expr *Arg = Args[I];
       if (const auto *D = dyn_cast<CXXDefaultArgExpr>(Arg))
         Arg = D->getExpr();
@@ -208,6 +210,47 @@ private:
         F->Args.add(
             valueStateOf(*Arg, Owner, C.Ctx, C.Types, C.Indexes, &C.Passed),
             here(Loc));
+    }
+  }
+
+  /// For a parameter that points or refers to an object with callable
+  /// fields (`run(const Ops *ops)`): whether this call passes each field
+  /// proven set (`if (ops->f) run(ops);`), by the flow analysis of the
+  /// caller.
+  void notePassedFields(const FunctionDecl &Callee, const ParmVarDecl &P,
+                        const Expr &Arg, SourceLocation Loc) {
+    QualType T = P.getType();
+    const CXXRecordDecl *RD =
+        T->isPointerType()     ? T->getPointeeType()->getAsCXXRecordDecl()
+        : T->isReferenceType() ? T.getNonReferenceType()->getAsCXXRecordDecl()
+                               : nullptr;
+    if (!RD || !RD->hasDefinition() || !C.Cs.hasCallableFields(*RD))
+      return;
+    SourceFacts *F = C.parameter(P, Callee);
+    if (!F)
+      return;
+    // `run(ops)`, `run(&table)`, `run(*ops)`.
+    const Expr *Read = stripNoise(&Arg);
+    if (const auto *UO = dyn_cast<UnaryOperator>(Read);
+        UO && (UO->getOpcode() == UO_AddrOf || UO->getOpcode() == UO_Deref))
+      Read = stripNoise(UO->getSubExpr());
+    const auto *DRE = dyn_cast<DeclRefExpr>(Read);
+    const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (V && V->getDeclContext() != Owner)
+      DRE = nullptr;
+    for (const FieldDecl *FD : RD->fields()) {
+      if (!C.Types.isNullable(FD->getType()))
+        continue;
+      auto Key = fieldKey(*FD);
+      if (!Key)
+        continue;
+      PassedFieldFacts &PF = F->PassedFields[*Key];
+      ++PF.Calls;
+      if (Owner && DRE &&
+          C.Passed.fieldAt(*Owner, *DRE, *FD) == Emptiness::NonEmpty)
+        ++PF.Set;
+      else
+        keepFirst(PF.UnsetAt, here(Loc));
     }
   }
 

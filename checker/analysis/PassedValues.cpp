@@ -5,39 +5,103 @@
 #include "PolicyCallModel.h"
 
 using namespace clang;
+using namespace clang::dataflow;
 
 namespace wrapguard {
 
-Emptiness PassedValues::at(const FunctionDecl &Owner, const DeclRefExpr &Read) {
-  auto Known = Analysed.find(&Owner);
-  if (Known == Analysed.end()) {
-    // Every read of a nullable callable variable is a CFG element of its
-    // own, visited once the analysis has converged, with the state before
-    // it: the variable's value as the read sees it, before a
-    // `std::move(f)` around the read empties it.
-    llvm::DenseMap<const DeclRefExpr *, Emptiness> States;
-    llvm::Error Err = runPolicyCallModel(
-        Owner, Ctx, Types, Oracle, Opts.MaxSolverIterations,
-        Opts.MaxBlockVisits, [&](const CFGElement &Elt, const PathQuery &Q) {
-          auto S = Elt.getAs<CFGStmt>();
-          const auto *DRE = S ? dyn_cast<DeclRefExpr>(S->getStmt()) : nullptr;
-          const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-          if (!V || !Types.isNullable(V->getType()))
-            return;
-          CallableState St = stateOf(*V, Q.env(), Types);
-          Emptiness E = St.NonEmpty ? judgeState(St, Q) : Emptiness::Unknown;
-          if (E == Emptiness::NonEmpty || E == Emptiness::AlwaysEmpty)
-            States[DRE] = E;
-        });
-    // Over budget or not analysable: nothing is proven, the syntax decides.
-    if (Err) {
-      llvm::consumeError(std::move(Err));
-      States.clear();
-    }
-    Known = Analysed.try_emplace(&Owner, std::move(States)).first;
+/// The object V holds, refers to or points to, where the environment has
+/// one.
+static RecordStorageLocation *objectOf(const VarDecl &V,
+                                       const Environment &Env) {
+  StorageLocation *L = Env.getStorageLocation(V);
+  if (!L)
+    return nullptr;
+  if (V.getType()->isPointerType()) {
+    auto *PV = valueAs<PointerValue>(Env, *L);
+    return PV ? dyn_cast<RecordStorageLocation>(&PV->getPointeeLoc()) : nullptr;
   }
-  auto It = Known->second.find(&Read);
-  return It == Known->second.end() ? Emptiness::Unknown : It->second;
+  return dyn_cast<RecordStorageLocation>(L);
+}
+
+/// The record type V holds, refers to or points to.
+static const RecordDecl *recordOf(const VarDecl &V) {
+  QualType T = V.getType().getNonReferenceType();
+  if (T->isPointerType())
+    T = T->getPointeeType();
+  return T->getAsRecordDecl();
+}
+
+static bool proven(Emptiness E) {
+  return E == Emptiness::NonEmpty || E == Emptiness::AlwaysEmpty;
+}
+
+bool PassedValues::hasCallableFields(const RecordDecl &RD) {
+  auto [It, New] = CallableRecords.try_emplace(&RD, false);
+  if (const RecordDecl *Def = RD.getDefinition(); New && Def)
+    It->second = llvm::any_of(Def->fields(), [&](const FieldDecl *F) {
+      return Types.isNullable(F->getType());
+    });
+  return It->second;
+}
+
+const PassedValues::Reads &PassedValues::of(const FunctionDecl &Owner) {
+  auto Known = Analysed.find(&Owner);
+  if (Known != Analysed.end())
+    return Known->second;
+  // Every read of a variable is a CFG element of its own, visited once the
+  // analysis has converged, with the state before it: the value as the
+  // read sees it, before a `std::move(f)` around the read empties it.
+  Reads R;
+  llvm::Error Err = runPolicyCallModel(
+      Owner, Ctx, Types, Oracle, Opts.MaxSolverIterations, Opts.MaxBlockVisits,
+      [&](const CFGElement &Elt, const PathQuery &Q) {
+        auto S = Elt.getAs<CFGStmt>();
+        const auto *DRE = S ? dyn_cast<DeclRefExpr>(S->getStmt()) : nullptr;
+        const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+        if (!V)
+          return;
+        auto Judge = [&](const CallableState &St) {
+          return St.NonEmpty ? judgeState(St, Q) : Emptiness::Unknown;
+        };
+        if (Types.isNullable(V->getType())) {
+          if (Emptiness E = Judge(stateOf(*V, Q.env(), Types)); proven(E))
+            R.Values[DRE] = E;
+          return;
+        }
+        const RecordDecl *RD = recordOf(*V);
+        RecordStorageLocation *Obj =
+            RD && hasCallableFields(*RD) ? objectOf(*V, Q.env()) : nullptr;
+        if (!Obj)
+          return;
+        // Only the fields the function uses are modelled: children(), not
+        // getChild(), which requires the field to be one of them.
+        for (const auto &[D, L] : Obj->children())
+          if (const auto *F = dyn_cast<FieldDecl>(D);
+              F && L && Types.isNullable(F->getType()))
+            if (Emptiness E = Judge(stateAt(*L, F->getType(), Q.env(), Types));
+                proven(E))
+              R.Fields[{DRE, F}] = E;
+      });
+  // Over budget or not analysable: nothing is proven, the syntax decides.
+  if (Err) {
+    llvm::consumeError(std::move(Err));
+    R = Reads();
+  }
+  return Analysed.try_emplace(&Owner, std::move(R)).first->second;
+}
+
+Emptiness PassedValues::at(const FunctionDecl &Owner, const DeclRefExpr &Read) {
+  const Reads &R = of(Owner);
+  auto It = R.Values.find(&Read);
+  return It == R.Values.end() ? Emptiness::Unknown : It->second;
+}
+
+Emptiness PassedValues::fieldAt(const FunctionDecl &Owner,
+                                const DeclRefExpr &Read,
+                                const FieldDecl &Field) {
+  const Reads &R = of(Owner);
+  auto It = R.Fields.find({&Read, &Field});
+  return It == R.Fields.end() ? Emptiness::Unknown : It->second;
 }
 
 } // namespace wrapguard

@@ -39,14 +39,31 @@ public:
   Emptiness at(const clang::FunctionDecl &Owner,
                const clang::DeclRefExpr &Read);
 
+  /// Likewise for callable field Field of the object that Read denotes (a
+  /// record variable, a reference to one) or points to (a pointer
+  /// variable): `if (q->f) run(q);` passes q with `f` set.
+  Emptiness fieldAt(const clang::FunctionDecl &Owner,
+                    const clang::DeclRefExpr &Read,
+                    const clang::FieldDecl &Field);
+
 private:
+  struct Reads {
+    llvm::DenseMap<const clang::DeclRefExpr *, Emptiness> Values;
+    llvm::DenseMap<
+        std::pair<const clang::DeclRefExpr *, const clang::FieldDecl *>,
+        Emptiness>
+        Fields;
+  };
+  /// Owner's reads, analysed on first use.
+  const Reads &of(const clang::FunctionDecl &Owner);
+  bool hasCallableFields(const clang::RecordDecl &RD);
+
   clang::ASTContext &Ctx;
   const CallableTypes &Types;
   CallResultOracle &Oracle;
   const AnalysisOptions &Opts;
-  llvm::DenseMap<const clang::FunctionDecl *,
-                 llvm::DenseMap<const clang::DeclRefExpr *, Emptiness>>
-      Analysed;
+  llvm::DenseMap<const clang::FunctionDecl *, Reads> Analysed;
+  llvm::DenseMap<const clang::RecordDecl *, bool> CallableRecords;
 };
 
 } // namespace wrapguard

@@ -110,6 +110,7 @@ private:
   /// What the candidate's call site adds to the facts: the guards that hold
   /// there, the construction of the object called through, the lifecycle.
   void addContext(const CallSite &Site, const FunctionDecl &FD, Candidate &C);
+  bool assignedIn(const FunctionDecl &FD, const clang::VarDecl &V);
   /// What last gave the call's callable its value before the call: an
   /// earlier mem-initializer of the field, or an event of a local.
   std::optional<BodyIndex::Event> latestOrigin(const CallSite &Site,
@@ -302,6 +303,15 @@ static const VarDecl *localObjectOf(const MemberExpr &ME) {
   return V && V->isLocalVarDecl() ? V : nullptr;
 }
 
+/// Whether FD's body assigns V (`p = next;`).
+bool PolicyCallAnalyzer::Impl::assignedIn(const FunctionDecl &FD,
+                                          const VarDecl &V) {
+  const BodyIndex::Local *L = Indexes.of(FD).find(V);
+  return L && llvm::any_of(L->Events, [](const BodyIndex::Event &E) {
+           return E.What == BodyIndex::Event::Assign;
+         });
+}
+
 void PolicyCallAnalyzer::Impl::addContext(const CallSite &Site,
                                           const FunctionDecl &FD,
                                           Candidate &C) {
@@ -313,6 +323,13 @@ void PolicyCallAnalyzer::Impl::addContext(const CallSite &Site,
   if (!Field)
     return;
   const auto *Class = dyn_cast<CXXRecordDecl>(Field->getParent());
+  // A field of the object a parameter points or refers to (`ops->f`),
+  // while the function keeps the parameter as received: its callers may
+  // have tested the field.
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(stripNoise(ME->getBase())))
+    if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl());
+        P && P->getDeclContext() == &FD && !assignedIn(FD, *P))
+      C.Through = parameterKey(*P).value_or("");
   // This object's own field, while it is constructed or destroyed.
   if (Class && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts())) {
     const auto *MD = dyn_cast<CXXMethodDecl>(&FD);

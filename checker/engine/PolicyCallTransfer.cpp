@@ -853,9 +853,13 @@ bool Transfer::pureCall(const CallExpr &Call, const FunctionDecl &FD) {
 /// them is unknown.
 bool Transfer::pureObject(const CallExpr &Call, const FunctionDecl &FD) {
   QualType T = Call.getType();
+  // Of a complete type: an object of a declared-only class has no fields
+  // to model (`const Opaque *handle(int)`).
   bool Pointer = Call.isPRValue() && T->isPointerType() &&
-                 T->getPointeeType()->isRecordType();
-  bool Reference = Call.isGLValue() && T->isRecordType();
+                 T->getPointeeType()->isRecordType() &&
+                 !T->getPointeeType()->isIncompleteType();
+  bool Reference =
+      Call.isGLValue() && T->isRecordType() && !T->isIncompleteType();
   if ((!Pointer && !Reference) || W.isCallable(Call))
     return false;
   std::optional<std::vector<const void *>> Key = pureKey(Call, FD);

@@ -135,6 +135,12 @@ void ArgFacts::merge(const ArgFacts &Other) {
     keepFirst(From[K], L);
 }
 
+void PassedFieldFacts::merge(const PassedFieldFacts &Other) {
+  Calls += Other.Calls;
+  Set += Other.Set;
+  keepFirst(UnsetAt, Other.UnsetAt);
+}
+
 /// The facts of one constructor from two TUs that both saw its definition
 /// agree; when one could not tell, the one that claims less wins, and the
 /// choice does not depend on the order of the merge.
@@ -184,6 +190,8 @@ void SourceFacts::merge(const SourceFacts &Other) {
     if (!llvm::is_contained(Overrides, O))
       Overrides.push_back(O);
   llvm::sort(Overrides);
+  for (const auto &[K, F] : Other.PassedFields)
+    PassedFields[K].merge(F);
   for (const auto &[Sig, C] : Other.Constructions) {
     auto [It, New] = Constructions.try_emplace(Sig, C);
     if (New)
@@ -352,6 +360,15 @@ static json::Value sourceToJSON(const SourceFacts &S) {
     O["args"] = argsToJSON(S.Args);
   if (!S.Overrides.empty())
     O["overrides"] = json::Array(S.Overrides);
+  if (!S.PassedFields.empty()) {
+    json::Object Fields;
+    for (const auto &[K, F] : S.PassedFields) {
+      json::Object FO{{"calls", F.Calls}, {"set", F.Set}};
+      putLoc(FO, "unsetAt", F.UnsetAt);
+      Fields[K] = std::move(FO);
+    }
+    O["passedFields"] = std::move(Fields);
+  }
   if (!S.Constructions.empty()) {
     json::Array Cs;
     for (const auto &[Sig, C] : S.Constructions)
@@ -485,6 +502,17 @@ static Error sourceFromJSON(StringRef Key, const json::Value &V,
         return bad("an override of '" + Key + "' is not a key");
       S.Overrides.push_back(K.getAsString()->str());
     }
+  if (const json::Object *Fields = O->getObject("passedFields"))
+    for (const auto &[FieldKey, FV] : *Fields) {
+      const json::Object *FO = FV.getAsObject();
+      PassedFieldFacts F;
+      if (!FO || !readCount(*FO, "calls", F.Calls) ||
+          !readCount(*FO, "set", F.Set) || F.Set > F.Calls ||
+          !factLocFromJSON(FO->get("unsetAt"), F.UnsetAt))
+        return bad("the passed field '" + FieldKey + "' of '" + Key +
+                   "' is malformed");
+      S.PassedFields[FieldKey.str()] = std::move(F);
+    }
   if (const json::Array *Cs = O->getArray("constructions"))
     for (const json::Value &CV : *Cs) {
       ConstructionFact C;
@@ -580,6 +608,8 @@ json::Value Candidate::toJSON() const {
     O["during"] = lifecycleName(During);
     O["lifecycleClass"] = LifecycleClass;
   }
+  if (!Through.empty())
+    O["through"] = Through;
   if (Strict)
     O["strict"] = true;
   return O;
@@ -612,6 +642,7 @@ bool Candidate::fromJSON(const json::Value &V, Candidate &Out) {
       Out.During = L;
   Out.LifecycleClass = O->getString("lifecycleClass").value_or("").str();
   Out.ConstructedClass = O->getString("constructedClass").value_or("").str();
+  Out.Through = O->getString("through").value_or("").str();
   if (const json::Value *C = O->get("construction")) {
     ConstructionFact F;
     if (!constructionFromJSON(*C, F))

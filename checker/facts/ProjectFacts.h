@@ -131,6 +131,16 @@ struct ArgFacts {
   void merge(const ArgFacts &Other);
 };
 
+/// What the calls of a function pass for one callable field of the object
+/// that one of its parameters points or refers to (`run(q)`, then `q->f`).
+struct PassedFieldFacts {
+  unsigned Calls = 0;
+  /// Calls where the flow analysis of the caller proved the field set.
+  unsigned Set = 0;
+  FactLoc UnsetAt; ///< The first call that did not prove it.
+  void merge(const PassedFieldFacts &Other);
+};
+
 struct SourceFacts {
   SourceKind Kind = SourceKind::Function;
   /// Qualified name of the function, field or class; a parameter's own name.
@@ -171,6 +181,9 @@ struct SourceFacts {
   // function overrides (whose calls dispatch here too).
   ArgFacts Args;
   std::vector<std::string> Overrides;
+  /// A parameter that points or refers to an object with callable fields:
+  /// per field (its key), what the calls pass.
+  std::map<std::string, PassedFieldFacts> PassedFields;
 
   // Classes: how the project constructs them, by signature.
   std::map<std::string, ConstructionFact> Constructions;
@@ -233,6 +246,11 @@ struct Candidate {
   enum class Lifecycle { None, Constructor, Destructor };
   Lifecycle During = Lifecycle::None;
   std::string LifecycleClass;
+  /// The callable is a field of the object that this parameter (a `p:`
+  /// key) of the calling function points or refers to, and the function
+  /// does not assign the parameter: the callers may have tested the field
+  /// (SourceFacts::PassedFields).
+  std::string Through;
   /// StrictMode: reported whatever the facts say, with whatever evidence
   /// they give.
   bool Strict = false;

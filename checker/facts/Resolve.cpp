@@ -400,6 +400,7 @@ ProjectFacts relevantFacts(ArrayRef<const ProjectFacts *> From,
     if (C.Construction)
       for (const ValueState &V : C.Construction->Args)
         append_range(Work, V.Keys);
+    Work.push_back(C.Through);
   }
   ProjectFacts Out;
   StringSet<> Seen;
@@ -417,9 +418,27 @@ ProjectFacts relevantFacts(ArrayRef<const ProjectFacts *> From,
   return Out;
 }
 
+/// Whether every call of the function that the project makes passes, for
+/// the parameter C's callable is read through, an object whose field the
+/// caller proved set (`if (q->f) run(q);`). A function reached through
+/// the methods it overrides has calls the facts do not count.
+static bool guardedByEveryCaller(const ProjectFacts &Facts,
+                                 const Candidate &C) {
+  const SourceFacts *P = C.Through.empty() ? nullptr : Facts.find(C.Through);
+  if (!P || !P->Overrides.empty())
+    return false;
+  return all_of(C.Keys, [&](const std::string &Key) {
+    auto It = P->PassedFields.find(Key);
+    return It != P->PassedFields.end() && It->second.Calls > 0 &&
+           It->second.Set == It->second.Calls;
+  });
+}
+
 Resolution resolve(const ProjectFacts &Facts, const Candidate &C,
                    const Regex &PolicyNames) {
   Resolution R;
+  if (!C.Strict && guardedByEveryCaller(Facts, C))
+    return R;
   Resolver Judge(Facts, C, PolicyNames);
   bool AnyMayBeEmpty = false, AllJudged = true;
   for (const std::string &Key : C.Keys) {

@@ -386,5 +386,87 @@ TEST(EvidenceCandidate, JSONKeepsGuardsConstructionAndLifecycle) {
   EXPECT_TRUE(Back.Strict);
 }
 
+//===----------------------------------------------------------------------===//
+// Fields of an object a parameter points to, tested by the callers.
+//===----------------------------------------------------------------------===//
+
+/// `bwd` is set by no construction; `run(Backend *b)` calls `b->bwd`, and
+/// the project's calls of run pass Set of Calls objects with it proven set.
+ProjectFacts guardedRun(unsigned Calls, unsigned Set) {
+  ProjectFacts F = backend();
+  addConstruction(F, construction("f:deconv", "Backend(DeconvP *)",
+                                  {notCallable()},
+                                  at("/p/deconv.cpp", 7, "Deconv::init")));
+  SourceFacts &P = F.get("p:run#0", SourceKind::Parameter, "b");
+  P.Owner = "run";
+  PassedFieldFacts &PF = P.PassedFields["m:bwd"];
+  PF.Calls = Calls;
+  PF.Set = Set;
+  if (Set < Calls)
+    PF.UnsetAt = at("/p/main.cpp", 20, "main");
+  return F;
+}
+
+Candidate through(std::string Key) {
+  Candidate C = call(std::move(Key), "b->bwd");
+  C.Through = "p:run#0";
+  return C;
+}
+
+TEST(EvidenceCallerGuards, EveryCallerProvingTheFieldSetDecides) {
+  EXPECT_FALSE(resolve(guardedRun(2, 2), through("m:bwd")).Report);
+  // One call that does not prove it, no call seen, or a candidate that is
+  // not read through the parameter: the constructions decide.
+  EXPECT_TRUE(resolve(guardedRun(2, 1), through("m:bwd")).Report);
+  EXPECT_TRUE(resolve(guardedRun(0, 0), through("m:bwd")).Report);
+  EXPECT_TRUE(resolve(guardedRun(2, 2), call("m:bwd")).Report);
+  // Facts of another field say nothing of this one.
+  EXPECT_TRUE(resolve(guardedRun(2, 2), through("m:pad")).Report ==
+              resolve(guardedRun(2, 2), call("m:pad")).Report);
+}
+
+TEST(EvidenceCallerGuards, OverridesAndStrictModeKeepTheFinding) {
+  ProjectFacts F = guardedRun(2, 2);
+  Candidate Strict = through("m:bwd");
+  Strict.Strict = true;
+  EXPECT_TRUE(resolve(F, Strict).Report);
+  // A method reached through the ones it overrides has calls not counted.
+  F.get("p:run#0", SourceKind::Parameter, "b").Overrides = {"p:base#0"};
+  EXPECT_TRUE(resolve(F, through("m:bwd")).Report);
+}
+
+TEST(EvidenceCallerGuards, MergeAddsAndJSONRoundTrips) {
+  ProjectFacts A = guardedRun(1, 1), B = guardedRun(1, 0);
+  ProjectFacts AB = A, BA = B;
+  AB.merge(B);
+  BA.merge(A);
+  EXPECT_EQ(text(AB.toJSON()), text(BA.toJSON()));
+  const PassedFieldFacts &PF = AB.find("p:run#0")->PassedFields.at("m:bwd");
+  EXPECT_EQ(PF.Calls, 2u);
+  EXPECT_EQ(PF.Set, 1u);
+  EXPECT_EQ(PF.UnsetAt.Function, "main");
+  auto Back = ProjectFacts::fromJSON(AB.toJSON());
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  EXPECT_EQ(text(Back->toJSON()), text(AB.toJSON()));
+  // More calls proving it set than calls is malformed.
+  llvm::json::Value Bad = AB.toJSON();
+  auto *Field = Bad.getAsObject()
+                    ->getObject("sources")
+                    ->getObject("p:run#0")
+                    ->getObject("passedFields")
+                    ->getObject("m:bwd");
+  (*Field)["set"] = 3;
+  EXPECT_FALSE(bool(ProjectFacts::fromJSON(Bad)));
+  llvm::consumeError(ProjectFacts::fromJSON(Bad).takeError());
+  // The candidate carries the parameter through its JSON.
+  Candidate C;
+  ASSERT_TRUE(Candidate::fromJSON(through("m:bwd").toJSON(), C));
+  EXPECT_EQ(C.Through, "p:run#0");
+  // What deciding it needs is in the relevant facts.
+  const ProjectFacts *From[] = {&AB};
+  Candidate Cs[] = {through("m:bwd")};
+  EXPECT_NE(relevantFacts(From, Cs).find("p:run#0"), nullptr);
+}
+
 } // namespace
 } // namespace wrapguard

@@ -1,0 +1,67 @@
+// RUN: %check_wrapguard %s %t
+
+// A field of an object a function receives through a parameter it keeps
+// (`q->from_float` in a helper) is its callers' to test: when every call
+// of the helper passes the object with the field proven set, by the flow
+// analysis of the caller (`if (q->from_float && q->to_float) helper(q);`),
+// the call is no finding, though the table has an entry without the slot.
+// The shape of ggml's quantisation tests.
+
+typedef void (*ToFloat)(const void *, float *, long);
+typedef void (*FromFloat)(const float *, void *, long);
+struct TypeTraits {
+  const char *name;
+  ToFloat to_float;
+  FromFloat from_float;
+};
+static void to_f(const void *, float *, long) {}
+static void from_f(const float *, void *, long) {}
+static const TypeTraits traits[3] = {
+    {"f32", to_f, from_f}, {"q8", nullptr, from_f}, {"iq", to_f, nullptr}};
+const TypeTraits *get_traits(int t) { return &traits[t]; }
+
+static float total_error(const TypeTraits *q, const float *x, void *tmp,
+                         float *out) {
+  q->from_float(x, tmp, 4); // no-warning
+  q->to_float(tmp, out, 4); // no-warning
+  return out[0];
+}
+static float reference_error(const TypeTraits &q, const float *x, void *tmp) {
+  q.from_float(x, tmp, 4); // no-warning
+  return x[0];
+}
+float all_types(const float *x, void *tmp, float *out) {
+  float e = 0;
+  for (int t = 0; t < 3; ++t) {
+    const TypeTraits *q = get_traits(t);
+    if (q->from_float && q->to_float) {
+      e += total_error(q, x, tmp, out);
+      e += reference_error(*q, x, tmp);
+    }
+  }
+  return e;
+}
+
+// True neighbours: a caller that does not test, and a helper that does not
+// keep the parameter it received.
+static float some_error(const TypeTraits *q, const float *x, void *tmp) {
+  q->from_float(x, tmp, 4);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: call through possibly empty callable 'q->from_float' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-2]]:3: note: 'TypeTraits' is constructed with 'TypeTraits{}', which leaves 'TypeTraits::from_float' empty, in 'traits' ({{.*}}.cpp:20)
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: a value from 'TypeTraits::from_float' is checked for emptiness in 'all_types' ({{.*}}.cpp:37)
+  return x[0];
+}
+static float next_error(const TypeTraits *q, const float *x, void *tmp) {
+  q = get_traits(2);
+  q->from_float(x, tmp, 4);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: call through possibly empty callable 'q->from_float' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-2]]:3: note: 'TypeTraits' is constructed with 'TypeTraits{}', which leaves 'TypeTraits::from_float' empty, in 'traits' ({{.*}}.cpp:20)
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: a value from 'TypeTraits::from_float' is checked for emptiness in 'all_types' ({{.*}}.cpp:37)
+  return x[0];
+}
+float some_types(const float *x, void *tmp, int t) {
+  const TypeTraits *q = get_traits(t);
+  float e = q->from_float ? some_error(q, x, tmp) : 0;
+  e += next_error(q, x, tmp);
+  return e + some_error(get_traits(t + 1), x, tmp);
+}
