@@ -23,6 +23,20 @@ static RecordStorageLocation *objectOf(const VarDecl &V,
   return dyn_cast<RecordStorageLocation>(L);
 }
 
+/// The object a member expression's base denotes: `*this`, what a pointer
+/// points to (`p->f`), or a record (`obj.f`).
+static RecordStorageLocation *objectOf(const Expr &Base,
+                                       const Environment &Env) {
+  const Expr *B = Base.IgnoreParenImpCasts();
+  if (isa<CXXThisExpr>(B))
+    return Env.getThisPointeeStorageLocation();
+  if (B->getType()->isPointerType()) {
+    PointerValue *PV = pointerValue(*B, Env);
+    return PV ? dyn_cast<RecordStorageLocation>(&PV->getPointeeLoc()) : nullptr;
+  }
+  return B->isGLValue() ? recordLocation(*B, Env) : nullptr;
+}
+
 /// The record type V holds, refers to or points to.
 static const RecordDecl *recordOf(const VarDecl &V) {
   QualType T = V.getType().getNonReferenceType();
@@ -56,13 +70,33 @@ const PassedValues::Reads &PassedValues::of(const FunctionDecl &Owner) {
       Owner, Ctx, Types, Oracle, Opts.MaxSolverIterations, Opts.MaxBlockVisits,
       [&](const CFGElement &Elt, const PathQuery &Q) {
         auto S = Elt.getAs<CFGStmt>();
-        const auto *DRE = S ? dyn_cast<DeclRefExpr>(S->getStmt()) : nullptr;
-        const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-        if (!V)
+        if (!S)
           return;
         auto Judge = [&](const CallableState &St) {
           return St.NonEmpty ? judgeState(St, Q) : Emptiness::Unknown;
         };
+        // `this->callback`, `debug->before`, `opts.on_step`: the field's
+        // location in the object, whose expression the environment has
+        // evaluated before the read.
+        if (const auto *ME = dyn_cast<MemberExpr>(S->getStmt())) {
+          const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+          if (!F || !Types.isNullable(F->getType()))
+            return;
+          RecordStorageLocation *Obj = objectOf(*ME->getBase(), Q.env());
+          if (!Obj)
+            return;
+          for (const auto &[D, L] : Obj->children())
+            if (D == F && L)
+              if (Emptiness E =
+                      Judge(stateAt(*L, F->getType(), Q.env(), Types));
+                  proven(E))
+                R.Values[ME] = E;
+          return;
+        }
+        const auto *DRE = dyn_cast<DeclRefExpr>(S->getStmt());
+        const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+        if (!V)
+          return;
         if (Types.isNullable(V->getType())) {
           if (Emptiness E = Judge(stateOf(*V, Q.env(), Types)); proven(E))
             R.Values[DRE] = E;
@@ -90,10 +124,18 @@ const PassedValues::Reads &PassedValues::of(const FunctionDecl &Owner) {
   return Analysed.try_emplace(&Owner, std::move(R)).first->second;
 }
 
-Emptiness PassedValues::at(const FunctionDecl &Owner, const DeclRefExpr &Read) {
+Emptiness PassedValues::lookup(const FunctionDecl &Owner, const Expr &Read) {
   const Reads &R = of(Owner);
   auto It = R.Values.find(&Read);
   return It == R.Values.end() ? Emptiness::Unknown : It->second;
+}
+
+Emptiness PassedValues::at(const FunctionDecl &Owner, const DeclRefExpr &Read) {
+  return lookup(Owner, Read);
+}
+
+Emptiness PassedValues::at(const FunctionDecl &Owner, const MemberExpr &Read) {
+  return lookup(Owner, Read);
 }
 
 Emptiness PassedValues::fieldAt(const FunctionDecl &Owner,

@@ -38,6 +38,9 @@ public:
   /// answers every read in it.
   Emptiness at(const clang::FunctionDecl &Owner,
                const clang::DeclRefExpr &Read);
+  /// Likewise for a read of a callable field (`callback` of `*this`,
+  /// `debug->before`): `if (d->f) run(d->f);` passes it set.
+  Emptiness at(const clang::FunctionDecl &Owner, const clang::MemberExpr &Read);
 
   /// Likewise for callable field Field of the object that Read denotes (a
   /// record variable, a reference to one) or points to (a pointer
@@ -48,7 +51,8 @@ public:
 
 private:
   struct Reads {
-    llvm::DenseMap<const clang::DeclRefExpr *, Emptiness> Values;
+    /// Reads of callable variables and of callable fields of `*this`.
+    llvm::DenseMap<const clang::Expr *, Emptiness> Values;
     llvm::DenseMap<
         std::pair<const clang::DeclRefExpr *, const clang::FieldDecl *>,
         Emptiness>
@@ -57,6 +61,7 @@ private:
   /// Owner's reads, analysed on first use.
   const Reads &of(const clang::FunctionDecl &Owner);
   bool hasCallableFields(const clang::RecordDecl &RD);
+  Emptiness lookup(const clang::FunctionDecl &Owner, const clang::Expr &Read);
 
   clang::ASTContext &Ctx;
   const CallableTypes &Types;

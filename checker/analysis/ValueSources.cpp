@@ -252,6 +252,12 @@ ValueState valueStateOf(const Expr &E, const FunctionDecl *Owner,
     Passed = stripNoise(CE->getArg(0));
   if (const Expr *Moved = movedFromObject(Passed))
     Passed = stripNoise(Moved);
+  // Likewise a field (`if (callback) Parser p(callback);`,
+  // `if (d->before) run(d->before);`).
+  if (const auto *ME = dyn_cast<MemberExpr>(Passed);
+      ME && Flow && isa<FieldDecl>(ME->getMemberDecl()) &&
+      Flow->at(*Owner, *ME) == Emptiness::NonEmpty)
+    return ValueState::of(ValueState::Set);
   if (isFieldOfParameter(*Passed))
     return ValueState::of(ValueState::Unknown);
   // Passed under a test that proves it set: `if (f) run(f);`.

@@ -591,6 +591,7 @@ private:
   bool assign(const CXXOperatorCallExpr &OC);
   bool nullComparison(bool IsEq, const Expr *L, const Expr *R, const Expr &Cmp);
   bool member(const CXXMemberCallExpr &MC, const Expr &Obj, Member M);
+  void provedByDereference(const Expr &Obj);
   bool unlistedMember(const CXXMemberCallExpr &MC, const Expr &Obj);
   void setFieldsOfThis(llvm::ArrayRef<const FieldDecl *> Fields);
   bool referenceGetter(const CallExpr &Call, const FunctionDecl &FD);
@@ -896,11 +897,24 @@ void Transfer::setFieldsOfThis(llvm::ArrayRef<const FieldDecl *> Fields) {
   }
 }
 
+/// A test of the object a pointer to a callable class points to (`*p` in
+/// `for (; *p; ++p) (*p)(x);`, a null-terminated list): p was dereferenced,
+/// so it is not null afterwards, on both branches.
+void Transfer::provedByDereference(const Expr &Obj) {
+  const auto *UO = dyn_cast<UnaryOperator>(stripNoise(&Obj));
+  if (!UO || UO->getOpcode() != UO_Deref)
+    return;
+  const Expr *P = stripNoise(UO->getSubExpr());
+  if (P->isGLValue() && W.kindOf(*P) == CallableKind::RawPointer)
+    W.setState(*P, W.nonEmptyState());
+}
+
 bool Transfer::member(const CXXMemberCallExpr &MC, const Expr &Obj, Member M) {
   bool IsSmartPointer = W.kindOf(Obj) == CallableKind::SmartPointer;
   switch (M) {
   case Member::BoolConversion:
   case Member::HasValue:
+    provedByDereference(Obj);
     Env.setValue(MC, W.guardOf(Obj));
     return true;
   case Member::Reset:

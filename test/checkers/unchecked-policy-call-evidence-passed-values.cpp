@@ -90,3 +90,55 @@ int make_job(Fn f, bool c) {
   return j.run(1);
 }
 int job_caller() { return make_job(nullptr, false); }
+
+// A field read to be passed on is judged the same way: `this->callback`
+// under `if (callback)` (nlohmann's parser, which builds its callback
+// parser only then), and `debug->before` under a test of it.
+struct CallbackParser {
+  CallbackParser(int &r, const Fn cb) : result(r), callback(cb) {}
+  int start(int x) { return callback(x); } // no-warning
+  int &result;
+  const Fn callback = nullptr;
+};
+class Parser {
+public:
+  explicit Parser(Fn cb = nullptr) : callback(std::move(cb)) {}
+  int parse() {
+    int r = 0;
+    if (callback) {
+      CallbackParser p(r, callback);
+      return p.start(1);
+    }
+    return r;
+  }
+
+private:
+  const Fn callback = nullptr;
+};
+int parse_plain() { return Parser().parse(); }
+
+struct DebugHooks {
+  Fn before;
+  Fn after;
+};
+int run_hooked(const Fn &enter, const Fn &exit) { return enter(1) + exit(2); } // no-warning
+int run_all(DebugHooks *debug) {
+  if (debug->before != nullptr && debug->after != nullptr)
+    return run_hooked(debug->before, debug->after);
+  return 0;
+}
+int hooks_caller() {
+  DebugHooks d;
+  return run_all(&d);
+}
+
+// Its true neighbour: the same hooks passed without the test.
+int run_traced(const Fn &enter) { return enter(1); }
+// CHECK-NOTES: :[[@LINE-1]]:42: warning: call through possibly empty callable 'enter' [wrapguard-unchecked-policy-call]
+// CHECK-NOTES: :[[@LINE-2]]:42: note: 'enter' of 'run_traced' is passed a value from 'DebugHooks::before' in 'run_untested' ({{.*}}.cpp:[[@LINE+5]])
+// CHECK-NOTES: :[[@LINE-3]]:42: note: 'DebugHooks::before' is set by none of the 2 constructions of 'DebugHooks' in the project
+// CHECK-NOTES: :[[@LINE-4]]:42: note: 'DebugHooks' is constructed with 'DebugHooks{}', which leaves 'DebugHooks::before' empty, in 'hooks_caller' ({{.*}}.cpp:[[@LINE-9]])
+int run_untested() {
+  DebugHooks d;
+  return run_traced(d.before);
+}
