@@ -1,4 +1,4 @@
-//===- PassedValues.cpp - A variable's state where it is passed on --------===//
+//===- PassedValues.cpp - A value's state where it is passed on -----------===//
 
 #include "PassedValues.h"
 #include "CallableValues.h"

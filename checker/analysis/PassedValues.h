@@ -1,12 +1,13 @@
-//===- PassedValues.h - A variable's state where it is passed on -*- C++
-//-*-===//
+//===- PassedValues.h - A value's state where it is passed on ---*- C++ -*-===//
 //
 // The facts record what each call passes to a callable parameter. Read off
 // the syntax, a parameter handed on is "whatever my callers passed", even
 // when the function normalised it first (`if (!f) f = &dflt; run(f);`): the
 // evidence would then say the callee may be passed an empty callable where
 // no path passes one. This file asks the flow analysis instead: the state of
-// the variable where the argument reads it, on every path to that point.
+// the variable or field where the argument reads it, on every path to that
+// point, and of the callable fields of an object passed by pointer or
+// reference.
 //
 //===----------------------------------------------------------------------===//
 

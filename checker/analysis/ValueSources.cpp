@@ -252,8 +252,9 @@ ValueState valueStateOf(const Expr &E, const FunctionDecl *Owner,
     Passed = stripNoise(CE->getArg(0));
   if (const Expr *Moved = movedFromObject(Passed))
     Passed = stripNoise(Moved);
-  // Likewise a field (`if (callback) Parser p(callback);`,
-  // `if (d->before) run(d->before);`).
+  // A field read to be passed on (`if (callback) Parser p(callback);`,
+  // `if (d->before) run(d->before);`): set where the flow analysis proves
+  // it set at the read, as for the variables below.
   if (const auto *ME = dyn_cast<MemberExpr>(Passed);
       ME && Flow && isa<FieldDecl>(ME->getMemberDecl()) &&
       Flow->at(*Owner, *ME) == Emptiness::NonEmpty)
