@@ -2,6 +2,7 @@
 
 #include "FactsCollector.h"
 #include "CallableSyntax.h"
+#include "FlagParameters.h"
 #include "Guards.h"
 #include "SourceKeys.h"
 #include "StripNoise.h"
@@ -197,6 +198,7 @@ private:
                      llvm::ArrayRef<const Expr *> Args, SourceLocation Loc) {
     if (!C.isUser(Callee))
       return;
+    std::optional<FlagValues> Literals;
     for (unsigned I = 0; I < Args.size() && I < Callee.getNumParams(); ++I) {
       const ParmVarDecl *P = Callee.getParamDecl(I);
       if (!C.Types.isNullable(P->getType())) {
@@ -206,11 +208,26 @@ private:
       const Expr *Arg = Args[I];
       if (const auto *D = dyn_cast<CXXDefaultArgExpr>(Arg))
         Arg = D->getExpr();
-      if (SourceFacts *F = C.parameter(*P, Callee))
-        F->Args.add(
-            valueStateOf(*Arg, Owner, C.Ctx, C.Types, C.Indexes, &C.Passed),
-            here(Loc));
+      SourceFacts *F = C.parameter(*P, Callee);
+      if (!F)
+        continue;
+      if (!Literals)
+        Literals = literalFlags(Callee, Args, C.Ctx);
+      F->Args.add(
+          valueStateOf(*Arg, Owner, C.Ctx, C.Types, C.Indexes, &C.Passed),
+          here(Loc), *Literals, requiredOfOwner(*Arg));
     }
+  }
+
+  /// For an argument that reads one of the caller's own parameters (`f`
+  /// in `run(f)`): what the place of the call requires of the caller's
+  /// flags.
+  FlagValues requiredOfOwner(const Expr &Arg) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(passedRead(Arg));
+    const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+    if (!Owner || !P || P->getDeclContext() != Owner)
+      return {};
+    return C.Passed.requiredAt(*Owner, *DRE);
   }
 
   /// For a parameter that points or refers to an object with callable

@@ -2,6 +2,7 @@
 
 #include "PassedValues.h"
 #include "CallableValues.h"
+#include "FlagParameters.h"
 #include "PolicyCallModel.h"
 
 using namespace clang;
@@ -66,6 +67,7 @@ const PassedValues::Reads &PassedValues::of(const FunctionDecl &Owner) {
   // analysis has converged, with the state before it: the value as the
   // read sees it, before a `std::move(f)` around the read empties it.
   Reads R;
+  FlagParameters Flags(Owner);
   llvm::Error Err = runPolicyCallModel(
       Owner, Ctx, Types, Oracle, Opts.MaxSolverIterations, Opts.MaxBlockVisits,
       [&](const CFGElement &Elt, const PathQuery &Q) {
@@ -100,6 +102,10 @@ const PassedValues::Reads &PassedValues::of(const FunctionDecl &Owner) {
         if (Types.isNullable(V->getType())) {
           if (Emptiness E = Judge(stateOf(*V, Q.env(), Types)); proven(E))
             R.Values[DRE] = E;
+          else if (isa<ParmVarDecl>(V) && V->getDeclContext() == &Owner &&
+                   !Flags.empty())
+            if (FlagValues F = Flags.requiredAt(Q); !F.empty())
+              R.Required[DRE] = std::move(F);
           return;
         }
         const RecordDecl *RD = recordOf(*V);
@@ -136,6 +142,13 @@ Emptiness PassedValues::at(const FunctionDecl &Owner, const DeclRefExpr &Read) {
 
 Emptiness PassedValues::at(const FunctionDecl &Owner, const MemberExpr &Read) {
   return lookup(Owner, Read);
+}
+
+FlagValues PassedValues::requiredAt(const FunctionDecl &Owner,
+                                    const DeclRefExpr &Read) {
+  const Reads &R = of(Owner);
+  auto It = R.Required.find(&Read);
+  return It == R.Required.end() ? FlagValues() : It->second;
 }
 
 Emptiness PassedValues::fieldAt(const FunctionDecl &Owner,

@@ -18,6 +18,7 @@
 #include "CallResultOracle.h"
 #include "CallableTypes.h"
 #include "Emptiness.h"
+#include "FlagValues.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -50,6 +51,12 @@ public:
                     const clang::DeclRefExpr &Read,
                     const clang::FieldDecl &Field);
 
+  /// For a read of one of Owner's own callable parameters that the flow
+  /// leaves undecided (the callers decide it): what every path to the read
+  /// requires of Owner's boolean parameters (`if (reduce) run(f);`).
+  FlagValues requiredAt(const clang::FunctionDecl &Owner,
+                        const clang::DeclRefExpr &Read);
+
 private:
   struct Reads {
     /// Reads of callable variables and of callable fields of `*this`.
@@ -58,6 +65,8 @@ private:
         std::pair<const clang::DeclRefExpr *, const clang::FieldDecl *>,
         Emptiness>
         Fields;
+    /// Undecided reads of the function's callable parameters.
+    llvm::DenseMap<const clang::DeclRefExpr *, FlagValues> Required;
   };
   /// Owner's reads, analysed on first use.
   const Reads &of(const clang::FunctionDecl &Owner);

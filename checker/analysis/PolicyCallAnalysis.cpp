@@ -7,6 +7,7 @@
 #include "Constructions.h"
 #include "FactsCollector.h"
 #include "FixIts.h"
+#include "FlagParameters.h"
 #include "Guards.h"
 #include "OpenMPCopies.h"
 #include "PassedValues.h"
@@ -127,7 +128,7 @@ private:
   /// A nullable-callable class's own operator() or invoke method calling
   /// the class's callable: the handle's callers are the ones to check it.
   bool isHandleInvoking(const CallSite &Site, const FunctionDecl &FD);
-  bool defer(const CallSite &Site, const FunctionDecl &FD, StringRef Name,
+  bool defer(const PolicyCallVerdict &V, const FunctionDecl &FD, StringRef Name,
              const CaptureState *Cap, Finding &F);
 };
 
@@ -194,10 +195,17 @@ std::vector<Finding> PolicyCallAnalyzer::Impl::analyze(const FunctionDecl &FD,
 
   PolicyCallDiagnoser Diagnoser(Types);
   llvm::SmallVector<PolicyCallVerdict> Verdicts;
+  // Only the project's facts can decide an undecided call; they set aside
+  // the calls that pass its parameter empty with flags it cannot run with.
+  FlagParameters Flags(FD);
   llvm::Error Err = runPolicyCallModel(
       FD, Ctx, Types, Summaries, Opts.MaxSolverIterations, Opts.MaxBlockVisits,
       [&](const CFGElement &Elt, const PathQuery &Q) {
-        llvm::append_range(Verdicts, Diagnoser(Elt, Q));
+        for (PolicyCallVerdict &V : Diagnoser(Elt, Q)) {
+          if (V.State == Emptiness::Unknown && !Flags.empty())
+            V.Requires = Flags.requiredAt(Q);
+          Verdicts.push_back(std::move(V));
+        }
       });
   if (Err) {
     // A budget that ran out or a construct names its reason; any other
@@ -252,7 +260,7 @@ PolicyCallAnalyzer::Impl::judge(const PolicyCallVerdict &V,
     // Of unknown origin here: the project's facts decide, and StrictMode
     // reports it in any case (with the facts' evidence when there is some).
     bool Deferred = Opts.DeferToProjectFacts &&
-                    defer(V.Site, FD, Name, Cap ? &*Cap : nullptr, F);
+                    defer(V, FD, Name, Cap ? &*Cap : nullptr, F);
     if (!Deferred && !Opts.StrictMode)
       return std::nullopt;
   }
@@ -386,9 +394,10 @@ PolicyCallAnalyzer::Impl::latestOrigin(const CallSite &Site,
 
 /// Turns F into a candidate for the project's facts; false when the
 /// callable's sources cannot be named, and the call stays quiet.
-bool PolicyCallAnalyzer::Impl::defer(const CallSite &Site,
+bool PolicyCallAnalyzer::Impl::defer(const PolicyCallVerdict &V,
                                      const FunctionDecl &FD, StringRef Name,
                                      const CaptureState *Cap, Finding &F) {
+  const CallSite &Site = V.Site;
   SourceSet S;
   if (Cap) {
     // What the lambda captured, as the function that makes it sees it.
@@ -408,8 +417,12 @@ bool PolicyCallAnalyzer::Impl::defer(const CallSite &Site,
   C.EmptyLocally = S.EmptyLocally;
   C.PolicyNames = Opts.PolicyNames;
   C.Strict = Opts.StrictMode;
-  if (!Cap)
+  if (!Cap) {
     addContext(Site, FD, C);
+    // A captured value's parameters are the enclosing function's, whose
+    // flags this call's path says nothing about.
+    C.Requires = V.Requires.text();
+  }
   for (const SourceUse &U : S.Sources) {
     C.Keys.push_back(U.Key);
     // An untested call: belief's other half, and an entry that carries the

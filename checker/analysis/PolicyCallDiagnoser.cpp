@@ -132,7 +132,7 @@ PolicyCallDiagnoser::operator()(const CFGElement &Elt, const PathQuery &Q) {
   if (V == Emptiness::NonEmpty) // Also when no path reaches the call.
     return Out;
   Seen.insert(C);
-  Out.push_back({*Site, V});
+  Out.push_back({*Site, V, {}});
   return Out;
 }
 

@@ -15,6 +15,7 @@
 #include "CallSite.h"
 #include "CallableTypes.h"
 #include "Emptiness.h"
+#include "FlagValues.h"
 #include "PathQuery.h"
 #include "clang/AST/Expr.h"
 #include "clang/Analysis/CFG.h"
@@ -36,6 +37,9 @@ struct PolicyCallVerdict {
   /// with a tracked origin; Unknown when the origin is not known here, for
   /// the captures, the project's facts or StrictMode to decide.
   Emptiness State = Emptiness::Unknown;
+  /// With Unknown: what every path to the call requires of the function's
+  /// boolean parameters, for the facts (Candidate::Requires).
+  FlagValues Requires;
 };
 
 /// Decides, per CFG element, whether a call through a nullable callable may

@@ -218,6 +218,18 @@ static bool isFieldOfParameter(const Expr &E) {
   return DRE && isa<ParmVarDecl>(DRE->getDecl());
 }
 
+const Expr *passedRead(const Expr &Arg) {
+  // Passed by value: the copy or move of the local.
+  const Expr *Passed = stripNoise(&Arg);
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(Passed);
+      CE && CE->getNumArgs() == 1 &&
+      CE->getConstructor()->isCopyOrMoveConstructor())
+    Passed = stripNoise(CE->getArg(0));
+  if (const Expr *Moved = movedFromObject(Passed))
+    Passed = stripNoise(Moved);
+  return Passed;
+}
+
 ValueState valueStateOf(const Expr &E, const FunctionDecl *Owner,
                         ASTContext &Ctx, const CallableTypes &Types,
                         BodyIndexes &Indexes, PassedValues *Flow) {
@@ -244,14 +256,7 @@ ValueState valueStateOf(const Expr &E, const FunctionDecl *Owner,
   // empty are not seen, which keeps argument evidence on the side of
   // silence.
   const SourceManager &SM = Ctx.getSourceManager();
-  // Passed by value: the copy or move of the local.
-  const Expr *Passed = stripNoise(&E);
-  if (const auto *CE = dyn_cast<CXXConstructExpr>(Passed);
-      CE && CE->getNumArgs() == 1 &&
-      CE->getConstructor()->isCopyOrMoveConstructor())
-    Passed = stripNoise(CE->getArg(0));
-  if (const Expr *Moved = movedFromObject(Passed))
-    Passed = stripNoise(Moved);
+  const Expr *Passed = passedRead(E);
   // A field read to be passed on (`if (callback) Parser p(callback);`,
   // `if (d->before) run(d->before);`): set where the flow analysis proves
   // it set at the read, as for the variables below.

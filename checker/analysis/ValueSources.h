@@ -49,6 +49,10 @@ SourceSet sourcesOf(const clang::Expr &E, const clang::FunctionDecl &Owner,
 /// for the initializer of a global): set, empty on some path, from other
 /// sources (sourcesOf), or unknown. With Flow, a variable Owner assigns is
 /// set where the flow analysis proves it set (PassedValues.h).
+/// What an argument reads, past the copy or move that passes it by value
+/// (`run(f)`, `run(std::move(f))`: `f`).
+const clang::Expr *passedRead(const clang::Expr &Arg);
+
 ValueState valueStateOf(const clang::Expr &E, const clang::FunctionDecl *Owner,
                         clang::ASTContext &Ctx, const CallableTypes &Types,
                         BodyIndexes &Indexes, PassedValues *Flow = nullptr);

@@ -105,7 +105,31 @@ std::string ConstructionFact::signature() const {
   return S + ")";
 }
 
-void ArgFacts::add(const ValueState &V, const FactLoc &At) {
+/// What the passes of a value from Key require, with one more pass that
+/// requires Required ("" for nothing): the values all of them require. The
+/// first pass sets it; a key with no pass yet requires everything.
+static void joinRequirement(std::map<std::string, std::string> &When,
+                            const std::string &Key, bool First,
+                            StringRef Required) {
+  if (First) {
+    if (!Required.empty())
+      When[Key] = Required.str();
+    return;
+  }
+  auto It = When.find(Key);
+  if (It == When.end())
+    return; // Some pass requires nothing already.
+  std::optional<FlagValues> Mine = FlagValues::parse(It->second);
+  std::optional<FlagValues> Theirs = FlagValues::parse(Required);
+  FlagValues Both = Mine && Theirs ? Mine->common(*Theirs) : FlagValues();
+  if (Both.empty())
+    When.erase(It);
+  else
+    It->second = Both.text();
+}
+
+void ArgFacts::add(const ValueState &V, const FactLoc &At,
+                   const FlagValues &Passed, const FlagValues &Required) {
   switch (V.What) {
   case ValueState::NotCallable:
     return;
@@ -115,13 +139,17 @@ void ArgFacts::add(const ValueState &V, const FactLoc &At) {
   case ValueState::Empty:
     ++Empty;
     keepFirst(EmptyAt, At);
+    keepFirst(EmptyWith[Passed.text()], At);
     return;
   case ValueState::Unknown:
     ++Unknown;
     return;
   case ValueState::From:
-    for (const std::string &K : V.Keys)
+    for (const std::string &K : V.Keys) {
+      bool First = !From.count(K);
       keepFirst(From[K], At);
+      joinRequirement(FromWhen, K, First, Required.text());
+    }
     return;
   }
 }
@@ -131,8 +159,15 @@ void ArgFacts::merge(const ArgFacts &Other) {
   Empty += Other.Empty;
   Unknown += Other.Unknown;
   keepFirst(EmptyAt, Other.EmptyAt);
-  for (const auto &[K, L] : Other.From)
+  for (const auto &[Ctx, L] : Other.EmptyWith)
+    keepFirst(EmptyWith[Ctx], L);
+  for (const auto &[K, L] : Other.From) {
+    bool First = !From.count(K);
     keepFirst(From[K], L);
+    auto It = Other.FromWhen.find(K);
+    joinRequirement(FromWhen, K, First,
+                    It == Other.FromWhen.end() ? "" : It->second);
+  }
 }
 
 void PassedFieldFacts::merge(const PassedFieldFacts &Other) {
@@ -216,6 +251,7 @@ const SourceFacts *ProjectFacts::find(StringRef Key) const {
 }
 
 void ProjectFacts::merge(const ProjectFacts &Other) {
+  MissingTUs += Other.MissingTUs;
   for (const auto &[Key, S] : Other.Sources) {
     auto [It, New] = Sources.try_emplace(Key, S);
     if (!New)
@@ -224,6 +260,7 @@ void ProjectFacts::merge(const ProjectFacts &Other) {
 }
 
 void ProjectFacts::merge(ProjectFacts &&Other) {
+  MissingTUs += Other.MissingTUs;
   if (Sources.empty()) {
     Sources = std::move(Other.Sources);
     return;
@@ -317,8 +354,18 @@ static json::Value argsToJSON(const ArgFacts &A) {
   if (A.Unknown)
     O["unknown"] = A.Unknown;
   putLoc(O, "emptyAt", A.EmptyAt);
+  // Left out when no call passed literal flags: reading it back gives the
+  // one context "" at emptyAt.
+  if (llvm::any_of(A.EmptyWith, [](const auto &E) { return !E.first.empty(); }))
+    O["emptyWith"] = locMapToJSON(A.EmptyWith);
   if (!A.From.empty())
     O["from"] = locMapToJSON(A.From);
+  if (!A.FromWhen.empty()) {
+    json::Object When;
+    for (const auto &[K, Required] : A.FromWhen)
+      When[K] = Required;
+    O["fromWhen"] = std::move(When);
+  }
   return O;
 }
 
@@ -382,9 +429,12 @@ json::Value ProjectFacts::toJSON() const {
   json::Object Srcs;
   for (const auto &[Key, S] : Sources)
     Srcs[Key] = sourceToJSON(S);
-  return json::Object{{"format", "wrapguard-facts"},
-                      {"version", FormatVersion},
-                      {"sources", std::move(Srcs)}};
+  json::Object O{{"format", "wrapguard-facts"},
+                 {"version", FormatVersion},
+                 {"sources", std::move(Srcs)}};
+  if (MissingTUs)
+    O["missingTUs"] = MissingTUs;
+  return O;
 }
 
 static Error bad(const Twine &Why) {
@@ -440,10 +490,25 @@ static bool ctorFromJSON(const json::Object &CO, CtorFact &C) {
 static bool argsFromJSON(const json::Object *O, ArgFacts &A) {
   if (!O)
     return true;
-  return readCount(*O, "set", A.Set) && readCount(*O, "empty", A.Empty) &&
-         readCount(*O, "unknown", A.Unknown) &&
-         factLocFromJSON(O->get("emptyAt"), A.EmptyAt) &&
-         readLocMap(O->getObject("from"), A.From);
+  if (!readCount(*O, "set", A.Set) || !readCount(*O, "empty", A.Empty) ||
+      !readCount(*O, "unknown", A.Unknown) ||
+      !factLocFromJSON(O->get("emptyAt"), A.EmptyAt) ||
+      !readLocMap(O->getObject("emptyWith"), A.EmptyWith) ||
+      !readLocMap(O->getObject("from"), A.From))
+    return false;
+  for (const auto &[Ctx, L] : A.EmptyWith)
+    if (!FlagValues::parse(Ctx))
+      return false;
+  if (A.Empty && A.EmptyWith.empty())
+    A.EmptyWith[""] = A.EmptyAt;
+  if (const json::Object *When = O->getObject("fromWhen"))
+    for (const auto &[K, V] : *When) {
+      std::optional<StringRef> Required = V.getAsString();
+      if (!Required || !FlagValues::parse(*Required) || !A.From.count(K.str()))
+        return false;
+      A.FromWhen[K.str()] = Required->str();
+    }
+  return true;
 }
 
 static bool constructionFromJSON(const json::Value &V, ConstructionFact &C) {
@@ -540,6 +605,8 @@ Expected<ProjectFacts> ProjectFacts::fromJSON(const json::Value &V) {
                        *Version, FormatVersion)
                    .str());
   ProjectFacts Facts;
+  if (!readCount(*O, "missingTUs", Facts.MissingTUs))
+    return bad("\"missingTUs\" is not a count");
   const json::Value *SrcsValue = O->get("sources");
   if (SrcsValue && !SrcsValue->getAsObject())
     return bad("\"sources\" is not an object");
@@ -610,6 +677,8 @@ json::Value Candidate::toJSON() const {
   }
   if (!Through.empty())
     O["through"] = Through;
+  if (!Requires.empty())
+    O["requires"] = Requires;
   if (Strict)
     O["strict"] = true;
   return O;
@@ -643,6 +712,9 @@ bool Candidate::fromJSON(const json::Value &V, Candidate &Out) {
   Out.LifecycleClass = O->getString("lifecycleClass").value_or("").str();
   Out.ConstructedClass = O->getString("constructedClass").value_or("").str();
   Out.Through = O->getString("through").value_or("").str();
+  Out.Requires = O->getString("requires").value_or("").str();
+  if (!FlagValues::parse(Out.Requires))
+    return false;
   if (const json::Value *C = O->get("construction")) {
     ConstructionFact F;
     if (!constructionFromJSON(*C, F))

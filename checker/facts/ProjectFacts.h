@@ -17,6 +17,7 @@
 #define WRAPGUARD_FACTS_PROJECTFACTS_H
 
 #include "Emptiness.h"
+#include "FlagValues.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
@@ -123,11 +124,24 @@ struct ConstructionFact {
 struct ArgFacts {
   unsigned Set = 0, Empty = 0, Unknown = 0;
   FactLoc EmptyAt; ///< The first call that passes a value empty on some path.
+  /// The calls that pass an empty value, by the literals they pass to the
+  /// function's boolean parameters (FlagValues::text(), "" for none): the
+  /// first call of each. A call whose literals contradict what the use of
+  /// the parameter requires cannot reach it.
+  std::map<std::string, FactLoc> EmptyWith;
   /// Values from other sources, with the first call that passes each.
   std::map<std::string, FactLoc> From;
+  /// For a value from a parameter of the calling function, what every call
+  /// that passes it requires of that function's boolean parameters
+  /// (`if (reduce) run(f);`: "4=1"); absent when nothing.
+  std::map<std::string, std::string> FromWhen;
 
   bool empty() const { return !Set && !Empty && !Unknown && From.empty(); }
-  void add(const ValueState &V, const FactLoc &At);
+  /// One call: Passed, the literals it gives the callee's flags; Required,
+  /// what its place requires of the caller's own flags (for a value from
+  /// one of the caller's parameters).
+  void add(const ValueState &V, const FactLoc &At,
+           const FlagValues &Passed = {}, const FlagValues &Required = {});
   void merge(const ArgFacts &Other);
 };
 
@@ -212,8 +226,16 @@ public:
 
   static constexpr unsigned FormatVersion = 2;
 
+  /// TUs of the project whose facts are missing: they did not parse, or
+  /// their scan crashed. Evidence that rests on something being absent from
+  /// the project (no construction of a class anywhere) is then not used.
+  /// JSON: "missingTUs", left out when 0; merged by sum.
+  unsigned missingTUs() const { return MissingTUs; }
+  void noteMissingTUs(unsigned N) { MissingTUs += N; }
+
 private:
   std::map<std::string, SourceFacts> Sources;
+  unsigned MissingTUs = 0;
 };
 
 /// A call through a callable that may be empty on some path, whose value came
@@ -251,6 +273,10 @@ struct Candidate {
   /// does not assign the parameter: the callers may have tested the field
   /// (SourceFacts::PassedFields).
   std::string Through;
+  /// What every path to the call requires of the calling function's
+  /// boolean parameters (FlagValues::text()): the calls that pass its
+  /// parameters empty with other literals cannot reach it.
+  std::string Requires;
   /// StrictMode: reported whatever the facts say, with whatever evidence
   /// they give.
   bool Strict = false;

@@ -55,9 +55,10 @@ public:
       : Facts(Facts), C(C), PolicyNames(PolicyNames) {}
 
   /// What the facts say of Key for a value called Subject; Why receives the
-  /// notes when the answer is MayBeEmpty.
+  /// notes when the answer is MayBeEmpty. For a parameter, Required is what
+  /// the place that uses it requires of its function's flags.
   Emptiness judge(StringRef Key, StringRef Subject, std::vector<Evidence> &Why,
-                  unsigned Depth) {
+                  unsigned Depth, const FlagValues &Required = {}) {
     const SourceFacts *S = Facts.find(Key);
     if (!S || Depth > MaxDepth || !Visiting.insert(Key).second)
       return Emptiness::Unknown;
@@ -70,7 +71,7 @@ public:
       E = judgeField(*S, Why, Depth);
       break;
     case SourceKind::Parameter:
-      E = judgeParameter(*S, Why, Depth);
+      E = judgeParameter(*S, Why, Depth, Required);
       break;
     case SourceKind::Class:
       break;
@@ -302,9 +303,13 @@ private:
   }
 
   /// The rule when the project constructs the class nowhere (a library
-  /// scanned alone): the constructors it has decide.
+  /// scanned alone): the constructors it has decide. Not when TUs are
+  /// missing from the facts: their constructions may be the ones that
+  /// count.
   Emptiness judgeByConstructors(const SourceFacts &F,
                                 std::vector<Evidence> &Why) {
+    if (Facts.missingTUs())
+      return belief(F, Why);
     auto Unset = find_if(F.Constructors, [&](const auto &Entry) {
       const CtorFact &Ctor = Entry.second;
       return !Ctor.SetsField ||
@@ -331,23 +336,44 @@ private:
     return belief(F, Why);
   }
 
+  /// The first call that passes an empty value and can reach the use: its
+  /// literal flags do not contradict what the use requires.
+  static const FactLoc *reachingEmpty(const ArgFacts &Args,
+                                      const FlagValues &Required) {
+    const FactLoc *First = nullptr;
+    for (const auto &[Passed, At] : Args.EmptyWith) {
+      std::optional<FlagValues> V = FlagValues::parse(Passed);
+      if ((!V || V->compatible(Required)) && (!First || At < *First))
+        First = &At;
+    }
+    // Facts made by hand may count empties without their contexts.
+    if (!First && Args.Empty && Args.EmptyWith.empty())
+      First = &Args.EmptyAt;
+    return First;
+  }
+
   Emptiness judgeParameter(const SourceFacts &P, std::vector<Evidence> &Why,
-                           unsigned Depth) {
+                           unsigned Depth, const FlagValues &Required) {
     // Calls through the methods it overrides dispatch here too.
     ArgFacts Args = P.Args;
     for (const std::string &O : P.Overrides)
       if (const SourceFacts *Base = Facts.find(O))
         Args.merge(Base->Args);
-    if (Args.Empty) {
-      Why.push_back({passedEmptyNote(P.Name, P.Owner, Args.EmptyAt.Function,
-                                     Args.EmptyAt.shortText()),
-                     Args.EmptyAt});
+    if (const FactLoc *EmptyAt = reachingEmpty(Args, Required)) {
+      Why.push_back({passedEmptyNote(P.Name, P.Owner, EmptyAt->Function,
+                                     EmptyAt->shortText()),
+                     *EmptyAt});
       return Emptiness::MayBeEmpty;
     }
     bool AllSet = Args.Set || !Args.From.empty();
     for (const auto &[Key, At] : Args.From) {
       std::vector<Evidence> Inner;
-      Emptiness E = judge(Key, P.Name, Inner, Depth + 1);
+      auto When = Args.FromWhen.find(Key);
+      std::optional<FlagValues> Next = When == Args.FromWhen.end()
+                                           ? FlagValues()
+                                           : FlagValues::parse(When->second);
+      Emptiness E =
+          judge(Key, P.Name, Inner, Depth + 1, Next.value_or(FlagValues()));
       if (mayBeEmpty(E)) {
         const SourceFacts *Src = Facts.find(Key);
         Why.push_back({passedFromNote(P.Name, P.Owner, Src ? Src->Name : Key,
@@ -403,6 +429,9 @@ ProjectFacts relevantFacts(ArrayRef<const ProjectFacts *> From,
     Work.push_back(C.Through);
   }
   ProjectFacts Out;
+  for (const ProjectFacts *F : From)
+    if (F)
+      Out.noteMissingTUs(F->missingTUs());
   StringSet<> Seen;
   while (!Work.empty()) {
     std::string Key = Work.back();
@@ -440,10 +469,12 @@ Resolution resolve(const ProjectFacts &Facts, const Candidate &C,
   if (!C.Strict && guardedByEveryCaller(Facts, C))
     return R;
   Resolver Judge(Facts, C, PolicyNames);
+  // The candidate's parameter keys are its own function's.
+  FlagValues Required = FlagValues::parse(C.Requires).value_or(FlagValues());
   bool AnyMayBeEmpty = false, AllJudged = true;
   for (const std::string &Key : C.Keys) {
     std::vector<Evidence> Why;
-    Emptiness E = Judge.judge(Key, C.Name, Why, 0);
+    Emptiness E = Judge.judge(Key, C.Name, Why, 0, Required);
     AllJudged &= E != Emptiness::Unknown;
     AnyMayBeEmpty |= mayBeEmpty(E);
     // StrictMode names whatever evidence there is, also where it does not

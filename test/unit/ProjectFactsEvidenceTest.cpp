@@ -173,6 +173,31 @@ TEST(EvidenceConstructions, NoConstructionKeepsTheConstructorRule) {
                                 "(backend.h:10)");
 }
 
+TEST(EvidenceConstructions, MissingTUsSetTheConstructorRuleAside) {
+  // A TU that did not parse may hold the constructions that count.
+  ProjectFacts F = backend();
+  F.noteMissingTUs(1);
+  EXPECT_FALSE(resolve(F, call("m:pad")).Report);
+  // Positive evidence still decides: a construction that leaves it empty.
+  addConstruction(F, construction("f:deconv", "Backend(DeconvP *)",
+                                  {notCallable()},
+                                  at("/p/deconv.cpp", 7, "Deconv::init")));
+  EXPECT_TRUE(resolve(F, call("m:pad")).Report);
+  // The count is summed by the merge, kept by the JSON and by the facts
+  // that a TU's candidates consult.
+  ProjectFacts G;
+  G.noteMissingTUs(2);
+  G.merge(F);
+  EXPECT_EQ(G.missingTUs(), 3u);
+  auto Back = ProjectFacts::fromJSON(G.toJSON());
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  EXPECT_EQ(Back->missingTUs(), 3u);
+  const ProjectFacts *From[] = {&G};
+  Candidate Cs[] = {call("m:pad")};
+  EXPECT_EQ(relevantFacts(From, Cs).missingTUs(), 3u);
+  EXPECT_EQ(text(backend().toJSON()).find("missingTUs"), std::string::npos);
+}
+
 TEST(EvidenceConstructions, AConditionKeptInAnUnchangedMemberHolds) {
   ProjectFacts F;
   SourceFacts &Bias = F.get("m:bias", SourceKind::Field, "Layer::bias_fn");
@@ -466,6 +491,151 @@ TEST(EvidenceCallerGuards, MergeAddsAndJSONRoundTrips) {
   const ProjectFacts *From[] = {&AB};
   Candidate Cs[] = {through("m:bwd")};
   EXPECT_NE(relevantFacts(From, Cs).find("p:run#0"), nullptr);
+}
+
+//===----------------------------------------------------------------------===//
+// Flags: the literals a call passes to a function's boolean parameters, and
+// what a use of a parameter requires of them.
+//===----------------------------------------------------------------------===//
+
+FlagValues flags(llvm::StringRef Text) {
+  std::optional<FlagValues> V = FlagValues::parse(Text);
+  EXPECT_TRUE(V.has_value()) << Text.str();
+  return V.value_or(FlagValues());
+}
+
+TEST(FlagValues, TextParseCompatibleCommon) {
+  EXPECT_EQ(flags("3=0,1=1").text(), "1=1,3=0");
+  EXPECT_EQ(flags("").text(), "");
+  for (llvm::StringRef Bad : {"1", "1=2", "x=1", "1=1,1=0", "1=1,", "=1"})
+    EXPECT_FALSE(FlagValues::parse(Bad).has_value()) << Bad.str();
+  EXPECT_TRUE(flags("1=1").compatible(flags("1=1,2=0")));
+  EXPECT_TRUE(flags("1=1").compatible(flags("")));
+  EXPECT_FALSE(flags("1=1,2=0").compatible(flags("2=1")));
+  EXPECT_EQ(flags("1=1,2=0").common(flags("1=1,2=1,3=0")).text(), "1=1");
+}
+
+/// `blit(int n, bool reduce, Fn f)`: called with f empty and reduce false
+/// (PlainCalls times), and with f set and reduce true.
+ProjectFacts blit(unsigned PlainCalls = 1) {
+  ProjectFacts F;
+  SourceFacts &P = F.get("p:blit#2", SourceKind::Parameter, "f");
+  P.Owner = "blit";
+  for (unsigned I = 0; I < PlainCalls; ++I)
+    P.Args.add(empty(), at("/p/raster.cpp", 90 + I, "plain"), flags("1=0"));
+  P.Args.add(set(), at("/p/raster.cpp", 70, "resize"), flags("1=1"));
+  return F;
+}
+
+TEST(EvidenceFlagArguments, CallsThatCannotReachTheUseAreSetAside) {
+  Candidate UnderReduce = call("p:blit#2", "f");
+  UnderReduce.Requires = "1=1";
+  EXPECT_FALSE(resolve(blit(), UnderReduce).Report);
+  // Without the requirement, or with the plain calls' own value, the empty
+  // calls reach it, and the note names one of them.
+  EXPECT_TRUE(resolve(blit(), call("p:blit#2", "f")).Report);
+  Candidate Plain = call("p:blit#2", "f");
+  Plain.Requires = "1=0";
+  Resolution R = resolve(blit(), Plain);
+  ASSERT_TRUE(R.Report);
+  EXPECT_EQ(R.Notes[0].Loc.Function, "plain");
+  // One empty call with a literal that does reach: named, though later.
+  ProjectFacts F = blit();
+  F.get("p:blit#2", SourceKind::Parameter, "f")
+      .Args.add(empty(), at("/p/raster.cpp", 95, "reducing"), flags("1=1"));
+  R = resolve(F, UnderReduce);
+  ASSERT_TRUE(R.Report);
+  EXPECT_EQ(R.Notes[0].Loc.Function, "reducing");
+  // A call passing no literal for the flag may reach any use.
+  F = blit();
+  F.get("p:blit#2", SourceKind::Parameter, "f")
+      .Args.add(empty(), at("/p/raster.cpp", 96, "computed"));
+  EXPECT_TRUE(resolve(F, UnderReduce).Report);
+}
+
+/// `reduce(int n, Fn f)`, passed blit's f where blit requires Required.
+ProjectFacts blitPassesOn(llvm::StringRef Required) {
+  ProjectFacts F = blit();
+  SourceFacts &P = F.get("p:reduce#1", SourceKind::Parameter, "f");
+  P.Owner = "reduce";
+  P.Args.add(from("p:blit#2"), at("/p/raster.cpp", 30, "blit"), {},
+             flags(Required));
+  return F;
+}
+
+TEST(EvidenceFlagArguments, APassOnCarriesItsRequirement) {
+  EXPECT_FALSE(resolve(blitPassesOn("1=1"), call("p:reduce#1")).Report);
+  EXPECT_TRUE(resolve(blitPassesOn(""), call("p:reduce#1")).Report);
+  // A second pass with no requirement: what both require is nothing.
+  ProjectFacts F = blitPassesOn("1=1");
+  F.get("p:reduce#1", SourceKind::Parameter, "f")
+      .Args.add(from("p:blit#2"), at("/p/raster.cpp", 40, "blit"));
+  EXPECT_EQ(F.find("p:reduce#1")->Args.FromWhen.count("p:blit#2"), 0u);
+  EXPECT_TRUE(resolve(F, call("p:reduce#1")).Report);
+}
+
+TEST(EvidenceFlagArguments, MergeIsCommutativeAndJSONRoundTrips) {
+  ProjectFacts A = blitPassesOn("1=1"), B = blitPassesOn("1=1,2=0");
+  B.get("p:blit#2", SourceKind::Parameter, "f")
+      .Args.add(empty(), at("/p/other.cpp", 5, "other"), flags("1=0,2=1"));
+  ProjectFacts AB = A, BA = B;
+  AB.merge(B);
+  BA.merge(A);
+  EXPECT_EQ(text(AB.toJSON()), text(BA.toJSON()));
+  const ArgFacts &Args = AB.find("p:reduce#1")->Args;
+  EXPECT_EQ(Args.FromWhen.at("p:blit#2"), "1=1");
+  EXPECT_EQ(AB.find("p:blit#2")->Args.EmptyWith.size(), 2u);
+  auto Back = ProjectFacts::fromJSON(AB.toJSON());
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  EXPECT_EQ(text(Back->toJSON()), text(AB.toJSON()));
+  // Facts without contexts (written by hand, or with no literal anywhere)
+  // read back as one context that reaches every use.
+  llvm::json::Value Plain = blit().toJSON();
+  auto *PArgs = Plain.getAsObject()
+                    ->getObject("sources")
+                    ->getObject("p:blit#2")
+                    ->getObject("args");
+  PArgs->erase("emptyWith");
+  auto NoContexts = ProjectFacts::fromJSON(Plain);
+  ASSERT_TRUE(bool(NoContexts)) << llvm::toString(NoContexts.takeError());
+  Candidate UnderReduce = call("p:blit#2", "f");
+  UnderReduce.Requires = "1=1";
+  EXPECT_TRUE(resolve(*NoContexts, UnderReduce).Report);
+  // Malformed: a context or a requirement that is not FlagValues text, a
+  // requirement for a source the parameter is not passed from.
+  auto Rejected = [&](llvm::function_ref<void(llvm::json::Object & Blit,
+                                              llvm::json::Object & Reduce)>
+                          Damage) {
+    llvm::json::Value Bad = AB.toJSON();
+    llvm::json::Object *Sources = Bad.getAsObject()->getObject("sources");
+    Damage(*Sources->getObject("p:blit#2")->getObject("args"),
+           *Sources->getObject("p:reduce#1")->getObject("args"));
+    auto Read = ProjectFacts::fromJSON(Bad);
+    if (Read)
+      return false;
+    llvm::consumeError(Read.takeError());
+    return true;
+  };
+  EXPECT_TRUE(Rejected([](llvm::json::Object &Blit, llvm::json::Object &) {
+    (*Blit.getObject("emptyWith"))["1=2"] =
+        factLocToJSON(at("/p/x.cpp", 1, "x"));
+  }));
+  EXPECT_TRUE(Rejected([](llvm::json::Object &, llvm::json::Object &Reduce) {
+    (*Reduce.getObject("fromWhen"))["p:blit#2"] = "one";
+  }));
+  EXPECT_TRUE(Rejected([](llvm::json::Object &, llvm::json::Object &Reduce) {
+    (*Reduce.getObject("fromWhen"))["p:other#0"] = "1=1";
+  }));
+  EXPECT_FALSE(Rejected([](llvm::json::Object &, llvm::json::Object &) {}));
+  // The candidate's requirement travels with it, and must be well formed.
+  Candidate C, Out;
+  C = call("p:blit#2", "f");
+  C.Requires = "1=1";
+  ASSERT_TRUE(Candidate::fromJSON(C.toJSON(), Out));
+  EXPECT_EQ(Out.Requires, "1=1");
+  llvm::json::Value BadC = C.toJSON();
+  (*BadC.getAsObject())["requires"] = "1=yes";
+  EXPECT_FALSE(Candidate::fromJSON(BadC, Out));
 }
 
 } // namespace

@@ -599,6 +599,11 @@ void printSummary(const wrapguard::Report &R, const ScanRequest &Req) {
          << "\n";
   for (const std::string &Line : R.Parsing)
     errs() << "wrapguard: " << Line << "\n";
+  if (R.MissingTUs)
+    errs() << "wrapguard: the facts lack " << R.MissingTUs
+           << (R.MissingTUs == 1 ? " TU" : " TUs")
+           << " that did not parse: a class that no other TU constructs is "
+              "not judged by its constructors\n";
 }
 
 /// Writes the report and the fixes; the scan's exit status.
@@ -661,6 +666,7 @@ int reportScan(const std::vector<wrapguard::TUResult> &TUs,
   Collector.take(Findings, Errors);
   wrapguard::reportBudgetSkips(TUs, Text, R);
   R.Parsing = wrapguard::parsingSummary(TUs);
+  R.MissingTUs = Facts.missingTUs();
   if (Req.Shard)
     R.ShardFacts = std::move(Facts);
 
@@ -702,8 +708,11 @@ int runScan(ArrayRef<const char *> Argv, bool IndexOnly) {
   // commutative, so -j and shards do not change it).
   wrapguard::ProjectFacts Facts;
   // Each TU's facts are needed only here: moved, not copied.
-  for (wrapguard::TUResult &TU : TUs)
+  for (wrapguard::TUResult &TU : TUs) {
     Facts.merge(std::move(TU.Evidence.Facts));
+    // What a TU that did not parse constructs or passes is unknown.
+    Facts.noteMissingTUs(!TU.Parsed);
+  }
   if (!Req.FactsOut.empty())
     if (Error Err = Facts.writeFile(Req.FactsOut))
       return fail(toString(std::move(Err)));

@@ -119,6 +119,9 @@ struct Report {
   /// How the parsed TUs shared their headers, for the summary: empty when
   /// none had heavy headers to share (ScanReport.cpp, parsingSummary).
   std::vector<std::string> Parsing;
+  /// TUs whose facts are missing (ProjectFacts::missingTUs): the summary
+  /// says which evidence was then not used.
+  unsigned MissingTUs = 0;
   /// With --shard: the shard's facts and every candidate, written to the
   /// SARIF run's properties so that `merge` decides them project-wide.
   std::optional<ProjectFacts> ShardFacts;

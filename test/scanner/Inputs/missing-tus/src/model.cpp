@@ -1,0 +1,2 @@
+#include "model.h"
+int Model::run(int x) { return forward(x); }
