@@ -456,6 +456,10 @@ bool defaultInitSets(const FieldDecl &F, ASTContext &Ctx) {
 
 } // namespace
 
+/// The bool members whose truth at a constructor's exit is compared with
+/// the callable fields' states: each comparison is a solver question.
+constexpr unsigned MaxExitFlags = 4;
+
 const Constructions::ExitEffect &
 Constructions::exitEffect(const CXXConstructorDecl &Def) {
   auto It = AtExit.find(&Def);
@@ -486,6 +490,19 @@ Constructions::exitEffect(const CXXConstructorDecl &Def) {
         if (!This)
           return;
         dataflow::Arena &A = Q.env().arena();
+        // The bool members the constructor models, for the fields set
+        // exactly where one of them is true.
+        llvm::SmallVector<std::pair<const FieldDecl *, const dataflow::Formula *>,
+                          4>
+            Flags;
+        for (const auto &[D, L] : This->children()) {
+          const auto *F = dyn_cast_or_null<FieldDecl>(D);
+          if (F && L && F->getType()->isBooleanType() &&
+              Flags.size() < MaxExitFlags)
+            if (const auto *B =
+                    dyn_cast_or_null<dataflow::BoolValue>(Q.env().getValue(*L)))
+              Flags.push_back({F, &B->formula()});
+        }
         for (const auto &[D, L] : This->children()) {
           const auto *F = dyn_cast<FieldDecl>(D);
           if (!F || X.Set.count(F) || !L)
@@ -496,6 +513,13 @@ Constructions::exitEffect(const CXXConstructorDecl &Def) {
           for (const auto &[Index, Entry] : Params)
             if (Q.proves(A.makeEquals(St.NonEmpty->formula(), *Entry))) {
               X.SameAsParameter[F] = Index;
+              break;
+            }
+          if (X.SameAsParameter.count(F))
+            continue;
+          for (const auto &[Flag, Value] : Flags)
+            if (Q.proves(A.makeImplies(*Value, St.NonEmpty->formula()))) {
+              X.SetWhenFlag[F] = Flag;
               break;
             }
         }
@@ -528,6 +552,17 @@ std::optional<CtorFact> Constructions::effectOn(const CXXConstructorDecl &Ctor,
     Fact->ConditionText.clear();
     return Fact;
   }
+  // Set wherever a member flag is true at the exit: the condition the
+  // calls' guards are matched with (Candidate::Guards), whatever branches
+  // and aborts got there.
+  if (auto W = X.SetWhenFlag.find(&F);
+      W != X.SetWhenFlag.end() && Fact->FromParameter < 0)
+    if (std::optional<std::string> Key = fieldKey(*W->second)) {
+      Fact->SetsField = true;
+      Fact->Condition = *Key;
+      Fact->ConditionText = W->second->getName().str();
+      return Fact;
+    }
   // "Set from parameter i" claims the field is exactly what the argument
   // is; a body that changes it on some paths (`if (strict && !p_) p_ =
   // dflt;`) makes the claim wrong for some constructions: say nothing.

@@ -104,6 +104,11 @@ private:
     llvm::SmallPtrSet<const clang::FieldDecl *, 4> Set;
     /// Non-empty exactly when this parameter is (`p_(p)` and nothing else).
     llvm::DenseMap<const clang::FieldDecl *, unsigned> SameAsParameter;
+    /// Non-empty on every path where this bool member is true at the exit
+    /// (`sampling_ = true;` and then each branch sets the callable or
+    /// aborts).
+    llvm::DenseMap<const clang::FieldDecl *, const clang::FieldDecl *>
+        SetWhenFlag;
   };
   const ExitEffect &exitEffect(const clang::CXXConstructorDecl &Def);
 

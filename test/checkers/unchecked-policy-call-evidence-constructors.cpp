@@ -97,3 +97,60 @@ private:
   Pred p_;
 };
 Plain plain() { return Plain(); }
+
+// A flag the constructor sets, and a chain of branches that each set the
+// field or abort (marian's DistModifier: `sampling_ = true;`, then one
+// lambda per method and `else ABORT(..)`). At the exit the field is set
+// wherever the flag is true, so a call under `if (sampling_)` is guarded,
+// though no branch alone sets the field.
+[[noreturn]] void fatal_method(int method);
+class Sampler {
+public:
+  explicit Sampler(int method) {
+    if (method > 0) {
+      sampling_ = true;
+      if (method == 1)
+        fn_ = [](float x) { return x > 0; };
+      else if (method == 2)
+        fn_ = [](float x) { return x > 1; };
+      else
+        fatal_method(method);
+    }
+  }
+  bool sample(float x) const {
+    if (sampling_)
+      return fn_(x); // no-warning
+    return false;
+  }
+
+private:
+  bool sampling_ = false;
+  Pred fn_;
+};
+Sampler sampler(int m) { return Sampler(m); }
+
+// True neighbour: one method sets the flag and leaves the field empty.
+class LooseSampler {
+public:
+  explicit LooseSampler(int method) {
+    if (method > 0) {
+      sampling_ = true;
+      if (method == 1)
+        fn_ = [](float x) { return x > 0; };
+    }
+  }
+  bool sample(float x) const {
+    if (sampling_)
+      return fn_(x);
+    // CHECK-NOTES: :[[@LINE-1]]:14: warning: call through possibly empty callable 'fn_' [wrapguard-unchecked-policy-call]
+    // CHECK-NOTES: :[[@LINE-2]]:14: note: check that 'fn_' is not empty before this call, e.g. 'if (fn_)'
+    // CHECK-NOTES: :[[@LINE-3]]:14: note: 'LooseSampler::fn_' is not set by the only construction of 'LooseSampler' in the project
+    // CHECK-NOTES: :[[@LINE-4]]:14: note: 'LooseSampler' is constructed with 'LooseSampler(int)', which leaves 'LooseSampler::fn_' empty, in 'loose_sampler' ({{.*}}.cpp:[[@LINE+8]])
+    return false;
+  }
+
+private:
+  bool sampling_ = false;
+  Pred fn_;
+};
+LooseSampler loose_sampler(int m) { return LooseSampler(m); }
