@@ -492,8 +492,8 @@ Constructions::exitEffect(const CXXConstructorDecl &Def) {
         dataflow::Arena &A = Q.env().arena();
         // The bool members the constructor models, for the fields set
         // exactly where one of them is true.
-        llvm::SmallVector<std::pair<const FieldDecl *, const dataflow::Formula *>,
-                          4>
+        llvm::SmallVector<
+            std::pair<const FieldDecl *, const dataflow::Formula *>, 4>
             Flags;
         for (const auto &[D, L] : This->children()) {
           const auto *F = dyn_cast_or_null<FieldDecl>(D);

@@ -182,8 +182,13 @@ private:
       return;
     if (!Owner)
       K->Fact.At.Function = Global;
-    SourceFacts &Class = C.Out.get(K->ClassKey, SourceKind::Class,
-                                   K->Class->getQualifiedNameAsString());
+    // With its template arguments: each specialization is a class of its
+    // own (classKey), and the notes say which (`Op<false>`).
+    std::string Name;
+    llvm::raw_string_ostream OS(Name);
+    K->Class->getNameForDiagnostic(OS, C.Ctx.getPrintingPolicy(),
+                                   /*Qualified=*/true);
+    SourceFacts &Class = C.Out.get(K->ClassKey, SourceKind::Class, OS.str());
     auto [It, New] =
         Class.Constructions.try_emplace(K->Fact.signature(), K->Fact);
     if (!New) {
@@ -283,6 +288,11 @@ private:
     SourceFacts *F = C.field(*FD);
     if (!F)
       return;
+    if (const FunctionDecl *Loader = loaderCalled(*Value)) {
+      keepFirst(F->SetAt, here(Loc));
+      keepFirst(F->LoadedFrom[Loader->getNameAsString()], here(Loc));
+      return;
+    }
     ValueState V = Owner ? valueStateOf(*Value, Owner, C.Ctx, C.Types,
                                         C.Indexes, &C.Passed)
                          : ValueState::of(ValueState::Unknown);
@@ -291,6 +301,17 @@ private:
     keepFirst(F->SetAt, here(Loc));
     for (const std::string &K : V.Keys)
       keepFirst(F->AssignedFrom[K], here(Loc));
+  }
+
+  /// The run-time loader V calls, through its casts (`(init_fn)dlsym(h,
+  /// "init")`); null when V is no such call.
+  const FunctionDecl *loaderCalled(const Expr &V) {
+    const Expr *E = stripNoise(&V);
+    while (const auto *Cast = dyn_cast<CastExpr>(E))
+      E = stripNoise(Cast->getSubExpr());
+    const auto *Call = dyn_cast<CallExpr>(E);
+    const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+    return FD && C.Summaries.isLoader(*FD) ? FD : nullptr;
   }
 
   /// A field that is not a callable, of a class with callable fields,
@@ -503,6 +524,20 @@ private:
             ConstructionFact::AggregateInit.str(),
             CtorFact{RD.getNameAsString() + "{}", true, -1, "", "",
                      factLoc(FD.getLocation(), C.SM, nullptr)});
+      // Not an aggregate (a base class with a virtual destructor, say):
+      // the implicit default constructor, declared where something uses
+      // it, is the one way to make one, and it is known to leave the field
+      // as its initializer does (`release_` set only by a factory, then
+      // called in the destructor).
+      if (!RD.isAggregate())
+        for (const CXXConstructorDecl *Ctor : RD.ctors())
+          if (Ctor->isImplicit() && Ctor->isDefaultConstructor() &&
+              !Ctor->isDeleted())
+            if (auto Key = functionKey(*Ctor))
+              F.Constructors.try_emplace(
+                  *Key, CtorFact{Constructions::constructorName(*Ctor),
+                                 Init && !isEmptyValue(Init, C.Ctx), -1, "", "",
+                                 factLoc(RD.getLocation(), C.SM, nullptr)});
       return;
     }
     for (const CXXConstructorDecl *Ctor : RD.ctors()) {

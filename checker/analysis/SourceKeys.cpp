@@ -46,10 +46,10 @@ std::optional<std::string> parameterKey(const ParmVarDecl &P) {
 }
 
 std::optional<std::string> classKey(const CXXRecordDecl &RD) {
-  const CXXRecordDecl *Canon = &RD;
-  if (const CXXRecordDecl *Pattern = RD.getTemplateInstantiationPattern())
-    Canon = Pattern;
-  if (auto U = usrOf(*Canon->getCanonicalDecl()))
+  // Each specialization of a class template is its own class, as its
+  // fields are (fieldKey): `Op<true>()` may set a field that `Op<false>()`
+  // leaves empty, so their constructions must not be counted together.
+  if (auto U = usrOf(*RD.getCanonicalDecl()))
     return "c:" + *U;
   return std::nullopt;
 }

@@ -215,6 +215,7 @@ void SourceFacts::merge(const SourceFacts &Other) {
       mergeCtor(It->second, Ctor);
   }
   keepFirst(EmptiedAt, Other.EmptiedAt);
+  mergeLocMap(LoadedFrom, Other.LoadedFrom);
   keepFirst(SetAt, Other.SetAt);
   mergeLocMap(AssignedFrom, Other.AssignedFrom);
   if (Index < 0)
@@ -397,6 +398,8 @@ static json::Value sourceToJSON(const SourceFacts &S) {
     O["constructors"] = std::move(Ctors);
   }
   putLoc(O, "emptiedAt", S.EmptiedAt);
+  if (!S.LoadedFrom.empty())
+    O["loadedFrom"] = locMapToJSON(S.LoadedFrom);
   putLoc(O, "setAt", S.SetAt);
   if (!S.AssignedFrom.empty())
     O["assignedFrom"] = locMapToJSON(S.AssignedFrom);
@@ -548,7 +551,8 @@ static Error sourceFromJSON(StringRef Key, const json::Value &V,
       !factLocFromJSON(O->get("emptiedAt"), S.EmptiedAt) ||
       !factLocFromJSON(O->get("setAt"), S.SetAt) ||
       !factLocFromJSON(O->get("changedAt"), S.ChangedAt) ||
-      !readLocMap(O->getObject("assignedFrom"), S.AssignedFrom))
+      !readLocMap(O->getObject("assignedFrom"), S.AssignedFrom) ||
+      !readLocMap(O->getObject("loadedFrom"), S.LoadedFrom))
     return bad("source '" + Key + "' has a malformed location");
   S.Index = static_cast<int>(O->getInteger("index").value_or(-1));
   if (const json::Object *Ctors = O->getObject("constructors"))

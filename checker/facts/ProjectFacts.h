@@ -179,6 +179,10 @@ struct SourceFacts {
   // empties it.
   std::map<std::string, CtorFact> Constructors;
   FactLoc EmptiedAt;
+  /// Assignments of a run-time loader's result (`api.init =
+  /// (init_fn)dlsym(h, "init");`), null when the symbol is missing: by the
+  /// loader's name, the first place.
+  std::map<std::string, FactLoc> LoadedFrom;
   /// A non-empty assignment outside the class's constructors (a setter, or
   /// the creator filling in a two-phase object).
   FactLoc SetAt;

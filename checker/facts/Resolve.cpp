@@ -249,6 +249,17 @@ private:
   /// empty assigned to it after construction.
   Emptiness judgeEmpties(const SourceFacts &F, std::vector<Evidence> &Why,
                          unsigned Depth) {
+    // A loader's result, which nothing in the project tests (else belief
+    // would say so first, with the test's place).
+    if (!F.LoadedFrom.empty()) {
+      auto First = std::min_element(
+          F.LoadedFrom.begin(), F.LoadedFrom.end(),
+          [](const auto &A, const auto &B) { return A.second < B.second; });
+      Why.push_back({loadedInNote(F.Name, First->first, First->second.Function,
+                                  First->second.shortText()),
+                     First->second});
+      return Emptiness::MayBeEmpty;
+    }
     if (F.EmptiedAt.valid()) {
       Why.push_back(
           {emptiedInNote(F.Name, F.EmptiedAt.Function, F.EmptiedAt.shortText()),

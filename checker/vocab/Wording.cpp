@@ -116,6 +116,14 @@ std::string setOnlyWhenNote(StringRef Field, StringRef Ctor,
       .str();
 }
 
+std::string loadedInNote(StringRef Field, StringRef Loader, StringRef Function,
+                         StringRef Where) {
+  return formatv("'{0}' is assigned the result of '{1}', which is null when "
+                 "the symbol is missing, in '{2}' ({3})",
+                 Field, Loader, Function, Where)
+      .str();
+}
+
 std::string emptiedInNote(StringRef Field, StringRef Function,
                           StringRef Where) {
   return formatv("'{0}' is made empty in '{1}' ({2})", Field, Function, Where)

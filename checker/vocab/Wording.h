@@ -102,6 +102,10 @@ std::string notSetByConstructorNote(llvm::StringRef Field, llvm::StringRef Ctor,
 /// (WHERE)"
 std::string setOnlyWhenNote(llvm::StringRef Field, llvm::StringRef Ctor,
                             llvm::StringRef Condition, llvm::StringRef Where);
+/// "'FIELD' is assigned the result of 'LOADER', which is null when the
+/// symbol is missing, in 'FUNCTION' (WHERE)"
+std::string loadedInNote(llvm::StringRef Field, llvm::StringRef Loader,
+                         llvm::StringRef Function, llvm::StringRef Where);
 /// "'FIELD' is made empty in 'FUNCTION' (WHERE)"
 std::string emptiedInNote(llvm::StringRef Field, llvm::StringRef Function,
                           llvm::StringRef Where);

@@ -52,6 +52,43 @@ int from_table() {
   return f(5); // no-warning
 }
 
+// A table of entry points filled by a loader, called elsewhere: each field
+// holds a loader's result, which nothing in the project tests.
+struct Api {
+  init_fn init;
+  void (*shutdown)();
+};
+static Api api;
+bool load_api(void *h) {
+  api.init = (init_fn)dlsym(h, "x_init");
+  api.shutdown = reinterpret_cast<void (*)()>(load_symbol("x_shutdown"));
+  return true;
+}
+int start_api() {
+  return api.init(6);
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: call through possibly empty callable 'api.init' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-2]]:10: note: 'Api::init' is assigned the result of 'dlsym', which is null when the symbol is missing, in 'load_api' ({{.*}}.cpp:[[@LINE-7]])
+}
+void stop_api() {
+  if (api.shutdown)
+    api.shutdown(); // no-warning
+}
+
+// The loaded pointer is tested before it is stored: the table holds what
+// the load proved there.
+struct Checked {
+  init_fn init;
+};
+static Checked checked;
+bool load_checked(void *h) {
+  void *s = dlsym(h, "x_init");
+  if (!s)
+    return false;
+  checked.init = (init_fn)s;
+  return true;
+}
+int start_checked_api() { return checked.init(7); } // no-warning
+
 // UNSUPPORTED: libcxx
 // (This code uses no callable, smart pointer, optional or container of the
 // C++ library, at most its C headers, std::nullptr_t or an exception type, so

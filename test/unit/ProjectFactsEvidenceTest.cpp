@@ -493,6 +493,32 @@ TEST(EvidenceCallerGuards, MergeAddsAndJSONRoundTrips) {
   EXPECT_NE(relevantFacts(From, Cs).find("p:run#0"), nullptr);
 }
 
+TEST(EvidenceLoaders, ALoadedFieldMayBeEmptyAndMerges) {
+  ProjectFacts A, B;
+  SourceFacts &FA = A.get("m:init", SourceKind::Field, "Api::init");
+  FA.LoadedFrom["dlsym"] = at("/p/loader.cpp", 12, "load_api");
+  SourceFacts &FB = B.get("m:init", SourceKind::Field, "Api::init");
+  FB.LoadedFrom["dlsym"] = at("/p/alt.cpp", 3, "load_alt");
+  FB.LoadedFrom["GetProcAddress"] = at("/p/win.cpp", 9, "load_win");
+  ProjectFacts AB = A, BA = B;
+  AB.merge(B);
+  BA.merge(A);
+  EXPECT_EQ(text(AB.toJSON()), text(BA.toJSON()));
+  EXPECT_EQ(AB.find("m:init")->LoadedFrom.at("dlsym").File, "/p/alt.cpp");
+  Resolution R = resolve(AB, call("m:init", "api.init"));
+  ASSERT_TRUE(R.Report);
+  EXPECT_EQ(R.Notes[0].Message,
+            "'Api::init' is assigned the result of 'dlsym', which is null "
+            "when the symbol is missing, in 'load_alt' (alt.cpp:3)");
+  auto Back = ProjectFacts::fromJSON(AB.toJSON());
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  EXPECT_EQ(text(Back->toJSON()), text(AB.toJSON()));
+  // Without a load, the field is of unknown state: quiet.
+  ProjectFacts None;
+  None.get("m:init", SourceKind::Field, "Api::init");
+  EXPECT_FALSE(resolve(None, call("m:init", "api.init")).Report);
+}
+
 //===----------------------------------------------------------------------===//
 // Flags: the literals a call passes to a function's boolean parameters, and
 // what a use of a parameter requires of them.
