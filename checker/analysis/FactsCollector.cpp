@@ -89,7 +89,8 @@ public:
   }
 
   bool VisitExpr(Expr *E) {
-    if (const Expr *Tested = testedCallable(*E, C.Types, C.Ctx))
+    if (const Expr *Tested = testedCallable(*E, C.Types, C.Ctx);
+        Tested && !normalises(*E, *Tested))
       noteTest(*Tested, E->getBeginLoc());
     return true;
   }
@@ -332,6 +333,69 @@ private:
     return Ctor && Ctor->getParent() == FD.getParent();
   }
 
+  /// Whether A and B name the same variable or the same member of it
+  /// (`cfg.f`, `this->f`, `p->f`), as written.
+  static bool sameStorage(const Expr *A, const Expr *B) {
+    A = stripNoise(A);
+    B = stripNoise(B);
+    if (const auto *MA = dyn_cast<MemberExpr>(A)) {
+      const auto *MB = dyn_cast<MemberExpr>(B);
+      return MB && MA->getMemberDecl() == MB->getMemberDecl() &&
+             MA->isArrow() == MB->isArrow() &&
+             sameStorage(MA->getBase(), MB->getBase());
+    }
+    if (const auto *DA = dyn_cast<DeclRefExpr>(A)) {
+      const auto *DB = dyn_cast<DeclRefExpr>(B);
+      return DB && DA->getDecl() == DB->getDecl();
+    }
+    return isa<CXXThisExpr>(A) && isa<CXXThisExpr>(B);
+  }
+
+  /// Whether Test, the condition of an `if`, is followed by an assignment
+  /// of a set value to what it tests (`if (!cfg.f) cfg.f = &dflt;`): the
+  /// code makes sure the value is set, which says nothing of whether other
+  /// uses may find it empty (abseil's SetFlagsUsageConfig).
+  bool normalises(const Expr &Test, const Expr &Tested) {
+    if (!Owner || !Owner->getBody())
+      return false;
+    ParentMap &PM = C.Indexes.of(*Owner).parents();
+    const Stmt *Cond = &Test;
+    const Stmt *P = PM.getParent(Cond);
+    while (P && (isa<ParenExpr, ImplicitCastExpr>(P) ||
+                 (isa<UnaryOperator>(P) &&
+                  cast<UnaryOperator>(P)->getOpcode() == UO_LNot))) {
+      Cond = P;
+      P = PM.getParent(P);
+    }
+    const auto *If = dyn_cast_or_null<IfStmt>(P);
+    if (!If || If->getCond() != Cond)
+      return false;
+    auto SetsTested = [&](const Stmt *S) {
+      if (const auto *E = dyn_cast_or_null<Expr>(S))
+        S = stripNoise(E);
+      const Expr *LHS = nullptr, *RHS = nullptr;
+      if (const auto *BO = dyn_cast_or_null<BinaryOperator>(S);
+          BO && BO->getOpcode() == BO_Assign) {
+        LHS = BO->getLHS();
+        RHS = BO->getRHS();
+      } else if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(S);
+                 OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2) {
+        LHS = OC->getArg(0);
+        RHS = OC->getArg(1);
+      }
+      return LHS && !isEmptyValue(RHS, C.Ctx) && sameStorage(LHS, &Tested);
+    };
+    for (const Stmt *Branch : {If->getThen(), If->getElse()}) {
+      if (const auto *CS = dyn_cast_or_null<CompoundStmt>(Branch)) {
+        if (llvm::any_of(CS->body(), SetsTested))
+          return true;
+      } else if (SetsTested(Branch)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   void noteTest(const Expr &Tested, SourceLocation Loc) {
     if (!Owner)
       return;
@@ -524,20 +588,6 @@ private:
             ConstructionFact::AggregateInit.str(),
             CtorFact{RD.getNameAsString() + "{}", true, -1, "", "",
                      factLoc(FD.getLocation(), C.SM, nullptr)});
-      // Not an aggregate (a base class with a virtual destructor, say):
-      // the implicit default constructor, declared where something uses
-      // it, is the one way to make one, and it is known to leave the field
-      // as its initializer does (`release_` set only by a factory, then
-      // called in the destructor).
-      if (!RD.isAggregate())
-        for (const CXXConstructorDecl *Ctor : RD.ctors())
-          if (Ctor->isImplicit() && Ctor->isDefaultConstructor() &&
-              !Ctor->isDeleted())
-            if (auto Key = functionKey(*Ctor))
-              F.Constructors.try_emplace(
-                  *Key, CtorFact{Constructions::constructorName(*Ctor),
-                                 Init && !isEmptyValue(Init, C.Ctx), -1, "", "",
-                                 factLoc(RD.getLocation(), C.SM, nullptr)});
       return;
     }
     for (const CXXConstructorDecl *Ctor : RD.ctors()) {

@@ -30,6 +30,11 @@ std::optional<std::string> functionKey(const FunctionDecl &FD) {
 }
 
 std::optional<std::string> fieldKey(const FieldDecl &FD) {
+  // Which member of a union holds a value is decided by a tag the facts do
+  // not see (`kind == kGenFunc ? help.gen_func() : help.literal`): a
+  // construction that sets the other member leaves this one no emptier.
+  if (FD.getParent()->isUnion())
+    return std::nullopt;
   if (auto U = usrOf(FD))
     return "m:" + *U;
   return std::nullopt;

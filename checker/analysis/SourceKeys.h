@@ -22,7 +22,8 @@ namespace wrapguard {
 
 /// "f:<USR>" for a function or method (all redeclarations share it).
 std::optional<std::string> functionKey(const clang::FunctionDecl &FD);
-/// "m:<USR>" for a field.
+/// "m:<USR>" for a field; none for a member of a union, whose active member
+/// a tag the facts do not see decides.
 std::optional<std::string> fieldKey(const clang::FieldDecl &FD);
 /// "p:<USR of the function>#<index>" for a parameter.
 std::optional<std::string> parameterKey(const clang::ParmVarDecl &P);

@@ -199,6 +199,33 @@ public:
   }
   /// The boolean a test of E produces; a test holds no copy of E.
   BoolValue &guardOf(const Expr &E) { return guard(*currentState(E).NonEmpty); }
+  /// Likewise for the callable field F of the object at Obj, given an
+  /// unknown state first where it has none, so that later reads of the
+  /// field see the atom the test made; null when F is not modelled there.
+  BoolValue *guardOfField(RecordStorageLocation &Obj, const FieldDecl &F) {
+    StorageLocation *L = nullptr;
+    // children(), not getChild(): only the fields the function uses are
+    // modelled.
+    for (const auto &[D, Child] : Obj.children())
+      if (D == &F)
+        L = Child;
+    if (!L)
+      return nullptr;
+    CallableState S = stateAt(*L, F.getType(), Env, C.Types);
+    if (S.NonEmpty && S.Tracked)
+      return &guard(*const_cast<BoolValue *>(S.NonEmpty));
+    Bools B = unknownState();
+    CallableKind K = C.Types.classify(F.getType());
+    if (isRecordKind(K)) {
+      auto *R = dyn_cast<RecordStorageLocation>(L);
+      if (!R || !hasStateFields(*R))
+        return nullptr;
+      setRecordState(*R, B);
+    } else {
+      Env.setValue(*L, makePointer(F.getType(), B));
+    }
+    return &guard(*B.NonEmpty);
+  }
 
   /// The state a nullable callable gets from being initialised or assigned
   /// from Src: empties, other nullable callables, and everything else (a
@@ -595,6 +622,7 @@ private:
   bool unlistedMember(const CXXMemberCallExpr &MC, const Expr &Obj);
   void setFieldsOfThis(llvm::ArrayRef<const FieldDecl *> Fields);
   bool referenceGetter(const CallExpr &Call, const FunctionDecl &FD);
+  bool fieldTest(const CXXMemberCallExpr &MC);
   std::optional<std::vector<const void *>> pureKey(const CallExpr &Call,
                                                    const FunctionDecl &FD);
   bool pureCall(const CallExpr &Call, const FunctionDecl &FD);
@@ -776,6 +804,8 @@ bool Transfer::nullComparison(bool IsEq, const Expr *L, const Expr *R,
 void Transfer::VisitCXXMemberCallExpr(const CXXMemberCallExpr *MC) {
   if (Maps.transferMember(*MC))
     return;
+  if (fieldTest(*MC))
+    return;
   if (const CXXMethodDecl *M = MC->getMethodDecl(); M && !M->isConst())
     if (const Expr *Obj = MC->getImplicitObjectArgument())
       forgetElements(*Obj);
@@ -790,6 +820,111 @@ void Transfer::VisitCXXMemberCallExpr(const CXXMemberCallExpr *MC) {
   VisitCallExpr(MC);
   if (Obj && Method && isa<CXXThisExpr>(Obj->IgnoreParenImpCasts()))
     setFieldsOfThis(C.Oracle.fieldsSetBy(*Method));
+}
+
+/// The callable field of `*this` that E tests, as the one statement of an
+/// accessor returns it (`rawAlloc`, `!fn_`, `function == nullptr`,
+/// `static_cast<bool>(cb_)`); Negated when E is true for an empty one.
+static const FieldDecl *testedFieldOfThis(const Expr &E, bool &Negated,
+                                          const CallableTypes &Types,
+                                          ASTContext &Ctx) {
+  auto FieldOfThis = [&](const Expr *X) -> const FieldDecl * {
+    const auto *ME = dyn_cast<MemberExpr>(X->IgnoreParenImpCasts());
+    const auto *F = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+    return F && Types.isNullable(F->getType()) &&
+                   isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts())
+               ? F
+               : nullptr;
+  };
+  const Expr *X = E.IgnoreParens();
+  while (true) {
+    if (const auto *UO = dyn_cast<UnaryOperator>(X);
+        UO && UO->getOpcode() == UO_LNot) {
+      Negated = !Negated;
+      X = UO->getSubExpr()->IgnoreParens();
+      continue;
+    }
+    if (const auto *Cast = dyn_cast<CastExpr>(X)) {
+      switch (Cast->getCastKind()) {
+      case CK_PointerToBoolean:
+      case CK_MemberPointerToBoolean:
+        return FieldOfThis(Cast->getSubExpr());
+      case CK_UserDefinedConversion:
+      case CK_NoOp:
+        X = Cast->getSubExpr()->IgnoreParens();
+        continue;
+      default:
+        return nullptr;
+      }
+    }
+    break;
+  }
+  // `operator bool` of a function object or smart pointer.
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(X)) {
+    const auto *Conv = dyn_cast_or_null<CXXConversionDecl>(MC->getMethodDecl());
+    return Conv && Conv->getConversionType()->isBooleanType()
+               ? FieldOfThis(MC->getImplicitObjectArgument())
+               : nullptr;
+  }
+  const Expr *L = nullptr, *R = nullptr;
+  bool IsEq = false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(X); BO && BO->isEqualityOp()) {
+    L = BO->getLHS();
+    R = BO->getRHS();
+    IsEq = BO->getOpcode() == BO_EQ;
+  } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(X);
+             OC && OC->getNumArgs() == 2 &&
+             (OC->getOperator() == OO_EqualEqual ||
+              OC->getOperator() == OO_ExclaimEqual)) {
+    L = OC->getArg(0);
+    R = OC->getArg(1);
+    IsEq = OC->getOperator() == OO_EqualEqual;
+  }
+  if (!L || !R)
+    return nullptr;
+  const FieldDecl *F = isNullLiteral(R, Ctx)   ? FieldOfThis(L)
+                       : isNullLiteral(L, Ctx) ? FieldOfThis(R)
+                                               : nullptr;
+  if (F && IsEq)
+    Negated = !Negated;
+  return F;
+}
+
+/// `if (pool->userPool()) pool->rawAlloc(n);` where the accessor's one
+/// statement is `return rawAlloc;`: its result is the test of that field of
+/// the object it is called on, so the call through the field is guarded.
+/// Accessors of this shape (`hasCallback()`, `IsEmpty()`, `valid()`) are
+/// how classes say whether a callable member is set.
+bool Transfer::fieldTest(const CXXMemberCallExpr &MC) {
+  const CXXMethodDecl *M = MC.getMethodDecl();
+  const FunctionDecl *Def = nullptr;
+  if (!M || M->isStatic() || !MC.getType()->isBooleanType() ||
+      !M->hasBody(Def) || !Def)
+    return false;
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
+  const auto *Ret = Body && Body->size() == 1
+                        ? dyn_cast<ReturnStmt>(Body->body_front())
+                        : nullptr;
+  if (!Ret || !Ret->getRetValue())
+    return false;
+  bool Negated = false;
+  const FieldDecl *F =
+      testedFieldOfThis(*Ret->getRetValue(), Negated, C.Types, C.Ctx);
+  const Expr *Obj = MC.getImplicitObjectArgument();
+  if (!F || !Obj)
+    return false;
+  RecordStorageLocation *Loc = nullptr;
+  if (Obj->getType()->isPointerType()) {
+    if (PointerValue *PV = pointerValue(*Obj, Env))
+      Loc = dyn_cast<RecordStorageLocation>(&PV->getPointeeLoc());
+  } else if (Obj->isGLValue()) {
+    Loc = recordLocation(*Obj, Env);
+  }
+  BoolValue *G = Loc ? W.guardOfField(*Loc, *F) : nullptr;
+  if (!G)
+    return false;
+  Env.setValue(MC, Negated ? Env.makeNot(*G) : *G);
+  return true;
 }
 
 /// `get()` where get returns a reference to a static: every call denotes

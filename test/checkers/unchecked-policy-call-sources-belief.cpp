@@ -92,3 +92,59 @@ int overwritten(const Config &cfg, int x) {
   wrap = [](int v) { return v; };
   return wrap(x); // no-warning
 }
+
+// A test followed by a set of the same value normalises it (`if (!cfg.f)
+// cfg.f = &dflt;`, abseil's SetFlagsUsageConfig): the code makes sure it is
+// set, which is no belief that other uses may find it empty. The default
+// construction that the getter fills in is per mode, so without belief the
+// calls stay quiet.
+using NameFn = std::function<int(int)>;
+struct UsageConfig {
+  NameFn normalize;
+  NameFn version;
+};
+int normalize_default(int x);
+UsageConfig *custom_config;
+UsageConfig get_config() {
+  if (custom_config)
+    return *custom_config;
+  UsageConfig c;
+  c.normalize = &normalize_default;
+  c.version = &normalize_default;
+  return c;
+}
+void set_config(UsageConfig c) {
+  if (!c.normalize)
+    c.normalize = &normalize_default;
+  if (c.version == nullptr) {
+    c.version = &normalize_default;
+  }
+  custom_config = new UsageConfig(c);
+}
+int file_name(int x) { return get_config().normalize(x); } // no-warning
+
+// Its neighbour: a test that does not set the value is belief.
+struct Hooks {
+  NameFn on_step;
+  NameFn on_end;
+};
+Hooks *current_hooks;
+Hooks get_hooks() {
+  if (current_hooks)
+    return *current_hooks;
+  Hooks h;
+  h.on_step = &normalize_default;
+  h.on_end = &normalize_default;
+  return h;
+}
+int maybe_step(int x) {
+  Hooks h = get_hooks();
+  if (!h.on_step)
+    return x;
+  return h.on_step(x);
+}
+int step(int x) { return get_hooks().on_step(x); }
+// CHECK-NOTES: :[[@LINE-1]]:26: warning: call through possibly empty callable 'get_hooks().on_step' [wrapguard-unchecked-policy-call]
+// CHECK-NOTES: :[[@LINE-2]]:26: note: check that 'get_hooks().on_step' is not empty before this call, e.g. 'if (get_hooks().on_step)'
+// CHECK-NOTES: :[[@LINE-3]]:26: note: 'Hooks' is constructed with 'Hooks{}', which leaves 'Hooks::on_step' empty, in 'get_hooks' ({{.*}}.cpp:[[@LINE-14]])
+// CHECK-NOTES: :[[@LINE-4]]:26: note: a value from 'Hooks::on_step' is checked for emptiness in 'maybe_step' ({{.*}}.cpp:[[@LINE-8]])

@@ -137,3 +137,37 @@ struct Request {
 HookFn progress_of(Request &r) {
   return r.progress ? HookFn([&r](int i) { r.progress(i); }) : HookFn();
 }
+
+// A member of a union is no source: which member holds the value is decided
+// by a tag the facts do not see (abseil's FlagHelpMsg: a help text or a
+// function that makes one, read by FlagHelpKind). The constructions that
+// set the text say nothing of the function.
+typedef const char *(*HelpGen)();
+union HelpMsg {
+  explicit HelpMsg(const char *text) : literal(text) {}
+  explicit HelpMsg(HelpGen gen) : gen_func(gen) {}
+  const char *literal;
+  HelpGen gen_func;
+};
+enum class HelpKind { Literal, GenFunc };
+struct FlagHelp {
+  HelpMsg msg;
+  HelpKind kind;
+  const char *text() const {
+    return kind == HelpKind::Literal ? msg.literal : msg.gen_func(); // no-warning
+  }
+};
+FlagHelp literal_help(const char *t) { return {HelpMsg(t), HelpKind::Literal}; }
+
+// Its neighbour: the same members in a struct, whose constructions do say.
+struct HelpPair {
+  explicit HelpPair(const char *text) : literal(text) {}
+  const char *literal = nullptr;
+  HelpGen gen_func = nullptr;
+  const char *make() const { return gen_func(); }
+  // CHECK-NOTES: :[[@LINE-1]]:37: warning: call through possibly empty callable 'gen_func' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-2]]:37: note: check that 'gen_func' is not empty before this call, e.g. 'if (gen_func)'
+  // CHECK-NOTES: :[[@LINE-3]]:37: note: 'HelpPair::gen_func' is not set by the only construction of 'HelpPair' in the project
+  // CHECK-NOTES: :[[@LINE-4]]:37: note: 'HelpPair' is constructed with 'HelpPair(const char *)', which leaves 'HelpPair::gen_func' empty, in 'pair_help' ({{.*}}.cpp:[[@LINE+2]])
+};
+HelpPair pair_help(const char *t) { return HelpPair(t); }

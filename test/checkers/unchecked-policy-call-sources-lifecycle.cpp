@@ -177,38 +177,3 @@ public:
   Fn log_;
 };
 
-// The same, on a base class with no constructor of its own: its implicit
-// default constructor, which the derived class's runs, leaves the member
-// empty, and only the factory sets it. The destructor of the base runs for
-// the objects the factory dropped before the set-up.
-struct Closer {
-  virtual ~Closer() { close_(); }
-  // CHECK-NOTES: :[[@LINE-1]]:23: warning: call through possibly empty callable 'close_' [wrapguard-unchecked-policy-call]
-  // CHECK-NOTES: :[[@LINE-2]]:23: note: 'Closer::close_' is set only after construction, in 'open_file' ({{.*}}.cpp:[[@LINE+12]]); the destructor also runs for objects where that never happened
-  Fn close_;
-};
-struct File : Closer {
-  int fd = -1;
-};
-File *open_file(int fd) {
-  auto *f = new File;
-  if (fd < 0) {
-    delete f;
-    return nullptr;
-  }
-  f->close_ = [] {};
-  f->fd = fd;
-  return f;
-}
-
-// Hard negative: the member has a default that sets it.
-struct Flusher {
-  virtual ~Flusher() { flush_(); } // no-warning
-  Fn flush_ = [] {};
-};
-struct Log : Flusher {};
-Log *open_log() {
-  auto *l = new Log;
-  l->flush_ = [] {};
-  return l;
-}

@@ -1,0 +1,72 @@
+// RUN: %check_wrapguard %s %t
+
+// A class says whether its callable member is set through an accessor whose
+// one statement tests it (`bool userPool() const { return rawAlloc; }`,
+// `IsEmpty()`, `hasCallback()`). A call of the accessor is that test, on the
+// object it is called on, so the call through the member under it is
+// guarded (oneTBB's tbbmalloc: `if (extMemPool->userPool())
+// extMemPool->rawAlloc(..)`). Each hard negative has a true neighbour.
+
+#include <functional>
+
+typedef void *(*RawAlloc)(long);
+struct Pool {
+  RawAlloc rawAlloc = nullptr;
+  std::function<void(void *)> onFree;
+  bool userPool() const { return rawAlloc; }
+  bool hasFree() const { return static_cast<bool>(onFree); }
+  bool noFree() const { return onFree == nullptr; }
+  bool freeMissing() const { return !onFree; }
+};
+void *sys_alloc(long);
+void sys_free(void *);
+
+void *get_raw(Pool *pool, long n) {
+  if (pool->userPool())
+    return pool->rawAlloc(n); // no-warning
+  return sys_alloc(n);
+}
+
+void put_raw(Pool &pool, void *p) {
+  if (pool.hasFree())
+    pool.onFree(p); // no-warning
+  if (pool.noFree())
+    return;
+  pool.onFree(p); // no-warning
+}
+
+void put_raw_negated(Pool &pool, void *p) {
+  if (!pool.freeMissing())
+    pool.onFree(p); // no-warning
+}
+
+// True neighbours: the accessor of another object, and the call outside
+// the test.
+void *get_other(Pool *pool, Pool *other, long n) {
+  if (other->userPool())
+    return pool->rawAlloc(n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: call through possibly empty callable 'pool->rawAlloc' [wrapguard-unchecked-policy-call]
+  return sys_alloc(n);
+}
+
+void put_after(Pool &pool, void *p) {
+  if (pool.hasFree())
+    sys_free(p);
+  pool.onFree(p);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: call through possibly empty callable 'pool.onFree' [wrapguard-unchecked-policy-call]
+}
+
+// An accessor that does more than test is not one: its result is unknown.
+struct Hooks {
+  std::function<void()> cb;
+  int calls = 0;
+  bool ready() {
+    ++calls;
+    return static_cast<bool>(cb);
+  }
+};
+void fire(Hooks &h) {
+  if (h.ready())
+    h.cb();
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: call through possibly empty callable 'h.cb' [wrapguard-unchecked-policy-call]
+}
