@@ -29,8 +29,9 @@ Emptiness judgeState(const CallableState &S, const PathQuery &Q) {
 PolicyCallModel::PolicyCallModel(ASTContext &Ctx, Environment &Env,
                                  const CallableTypes &Types,
                                  CallResultOracle &Oracle, TestedAtoms &Atoms,
-                                 const OpenMPCopies *Copies)
-    : DataflowAnalysis(Ctx), Types(Types), Oracle(Oracle), Atoms(Atoms) {
+                                 const OpenMPCopies *Copies, bool ThrowsLeave)
+    : DataflowAnalysis(Ctx), Types(Types), Oracle(Oracle), Atoms(Atoms),
+      ThrowsLeave(ThrowsLeave) {
   if (Copies && !Copies->empty())
     OpenMP = std::make_unique<OpenMPObjects>(*Copies);
   QualType BoolTy = Ctx.BoolTy;
@@ -54,7 +55,12 @@ void PolicyCallModel::transfer(const CFGElement &Elt, PathLattice &L,
   // Clang's CFG cuts paths at calls declared noreturn; a function that
   // never returns by its body (a logger that always throws) is cut here:
   // nothing after it runs, so it proves everything and decides nothing.
-  if (Oracle.endsPath(Elt)) {
+  // The CFG sends a throw that nothing in the function catches to the exit
+  // block, where it would join the paths that return: the object a
+  // constructor left half-built, or a method's state when it failed.
+  bool Throws = ThrowsLeave && Elt.getAs<CFGStmt>() &&
+                isa<CXXThrowExpr>(Elt.castAs<CFGStmt>().getStmt());
+  if (Throws || Oracle.endsPath(Elt)) {
     L.markUnreachable();
     Env.assume(Env.arena().makeLiteral(false));
     return;
@@ -255,7 +261,7 @@ llvm::Error runPolicyCallModel(
   TestedAtoms Atoms;
   Atoms.setSolver(&Solver);
   PolicyCallModel Model(Ctx, Env, Types, Oracle, Atoms,
-                        Copies ? &*Copies : nullptr);
+                        Copies ? &*Copies : nullptr, !Scan.Try);
   CFGEltCallbacksTypeErased Callbacks;
   Callbacks.Before = [&](const CFGElement &Elt,
                          const TypeErasedDataflowAnalysisState &State) {

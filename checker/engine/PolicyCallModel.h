@@ -46,7 +46,8 @@ class PolicyCallModel
 public:
   PolicyCallModel(clang::ASTContext &Ctx, clang::dataflow::Environment &Env,
                   const CallableTypes &Types, CallResultOracle &Oracle,
-                  TestedAtoms &Atoms, const OpenMPCopies *Copies);
+                  TestedAtoms &Atoms, const OpenMPCopies *Copies,
+                  bool ThrowsLeave);
 
   static PathLattice initialElement() { return {}; }
 
@@ -91,6 +92,9 @@ private:
       Elements;
   /// Null when the function copies no callable for OpenMP.
   std::unique_ptr<OpenMPObjects> OpenMP;
+  /// The function has no try statement: a throw leaves it, and the exit's
+  /// state (what every return leaves) does not include that path.
+  bool ThrowsLeave;
 };
 
 /// What a path says of one callable's state: NonEmpty on every path (or no

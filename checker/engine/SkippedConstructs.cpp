@@ -20,6 +20,10 @@ public:
   bool TraverseLambdaExpr(LambdaExpr *) { return true; }
   bool TraverseCXXRecordDecl(CXXRecordDecl *) { return true; }
 
+  bool VisitCXXTryStmt(CXXTryStmt *) {
+    Scan.Try = true;
+    return true;
+  }
   bool VisitOMPExecutableDirective(OMPExecutableDirective *D) {
     Scan.OpenMP = true;
     // The CFG lays out the statement inside a directive's captured

@@ -30,6 +30,9 @@ struct ConstructScan {
   /// The body has an OpenMP directive, whose clauses may copy callables
   /// (OpenMPCopies); most bodies have none and skip that walk.
   bool OpenMP = false;
+  /// The body has a try statement: a throw may be caught in the function,
+  /// so it does not end the function's paths.
+  bool Try = false;
 };
 
 /// Scans FD's body; a lambda's body is left to its own analysis.

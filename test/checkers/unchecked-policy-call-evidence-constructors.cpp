@@ -129,6 +129,37 @@ private:
 };
 Sampler sampler(int m) { return Sampler(m); }
 
+// The same with marian's ABORT, which throws or aborts: a throw that
+// nothing in the constructor catches leaves it, and no object is made on
+// that path.
+bool throw_on_abort();
+void stop_program();
+#define ABORT_SAMPLING()                                                      \
+  do {                                                                         \
+    if (throw_on_abort())                                                      \
+      throw 1;                                                                 \
+    stop_program();                                                            \
+    throw 2;                                                                   \
+  } while (0)
+class ThrowingSampler {
+public:
+  explicit ThrowingSampler(int method) {
+    if (method > 0) {
+      sampling_ = true;
+      if (method == 1)
+        fn_ = [](float x) { return x > 0; };
+      else
+        ABORT_SAMPLING();
+    }
+  }
+  bool sample(float x) const { return sampling_ ? fn_(x) : false; } // no-warning
+
+private:
+  bool sampling_ = false;
+  Pred fn_;
+};
+ThrowingSampler throwing_sampler(int m) { return ThrowingSampler(m); }
+
 // True neighbour: one method sets the flag and leaves the field empty.
 class LooseSampler {
 public:
