@@ -898,7 +898,10 @@ static const FieldDecl *testedFieldOfThis(const Expr &E, bool &Negated,
 bool Transfer::fieldTest(const CXXMemberCallExpr &MC) {
   const CXXMethodDecl *M = MC.getMethodDecl();
   const FunctionDecl *Def = nullptr;
+  // A virtual accessor may be overridden by one that says something else.
   if (!M || M->isStatic() || !MC.getType()->isBooleanType() ||
+      (M->isVirtual() && !M->hasAttr<FinalAttr>() &&
+       !M->getParent()->hasAttr<FinalAttr>()) ||
       !M->hasBody(Def) || !Def)
     return false;
   const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());

@@ -56,6 +56,19 @@ void put_after(Pool &pool, void *p) {
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: call through possibly empty callable 'pool.onFree' [wrapguard-unchecked-policy-call]
 }
 
+// A virtual accessor may be overridden by one that says something else.
+struct Source {
+  std::function<int()> next;
+  virtual bool ok() const { return static_cast<bool>(next); }
+  virtual ~Source() = default;
+};
+int pull(Source &s) {
+  if (s.ok())
+    return s.next();
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: call through possibly empty callable 's.next' [wrapguard-unchecked-policy-call]
+  return 0;
+}
+
 // An accessor that does more than test is not one: its result is unknown.
 struct Hooks {
   std::function<void()> cb;
