@@ -914,7 +914,10 @@ bool Transfer::fieldTest(const CXXMemberCallExpr &MC) {
   const FieldDecl *F =
       testedFieldOfThis(*Ret->getRetValue(), Negated, C.Types, C.Ctx);
   const Expr *Obj = MC.getImplicitObjectArgument();
-  if (!F || !Obj)
+  // A nullable callable's own `operator bool` (`llvm::function_ref`'s
+  // `return callback;`) tests the callable itself: its state, not the
+  // field behind it, is what its calls read.
+  if (!F || !Obj || W.isCallable(*Obj) || W.isCallable(*stripNoise(Obj)))
     return false;
   RecordStorageLocation *Loc = nullptr;
   if (Obj->getType()->isPointerType()) {
