@@ -4,6 +4,7 @@
 #include "CallableSyntax.h"
 #include "FlagParameters.h"
 #include "Guards.h"
+#include "SetAfterConstruction.h"
 #include "SourceKeys.h"
 #include "StripNoise.h"
 #include "ValueSources.h"
@@ -41,6 +42,7 @@ struct Collector {
   Constructions &Cs;
   PassedValues &Passed;
   ProjectFacts &Out;
+  SetAfterConstruction &SetAfter;
 
   bool isUser(const Decl &D) const {
     return !SM.isInSystemHeader(D.getLocation());
@@ -183,6 +185,8 @@ private:
       return;
     if (!Owner)
       K->Fact.At.Function = Global;
+    else
+      K->Fact.SetAfter = C.SetAfter.fieldsSetAfter(E, *K->Class, *Owner);
     // With its template arguments: each specialization is a class of its
     // own (classKey), and the notes say which (`Op<false>`).
     std::string Name;
@@ -618,8 +622,18 @@ void collectTUFacts(ASTContext &Ctx, const CallableTypes &Types,
                     PolicySummaries &Summaries, BodyIndexes &Indexes,
                     Constructions &Cs, PassedValues &Passed,
                     ProjectFacts &Out) {
-  Collector C{
-      Ctx, Ctx.getSourceManager(), Types, Summaries, Indexes, Cs, Passed, Out};
+  // A field a function sets on the object it just made counts as set
+  // where the flow analysis of the function proves the value set.
+  SetAfterConstruction SetAfter(
+      Ctx, Types, Indexes, [&](const Expr &Value, const FunctionDecl &Owner) {
+        return valueStateOf(Value, &Owner, Ctx, Types, Indexes, &Passed).What ==
+               ValueState::Set;
+      });
+  Collector C{Ctx,     Ctx.getSourceManager(),
+              Types,   Summaries,
+              Indexes, Cs,
+              Passed,  Out,
+              SetAfter};
   TUWalker(C).TraverseAST(Ctx);
 }
 

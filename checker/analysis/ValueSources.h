@@ -45,14 +45,14 @@ SourceSet sourcesOf(const clang::Expr &E, const clang::FunctionDecl &Owner,
                     clang::ASTContext &Ctx, const CallableTypes &Types,
                     const BodyIndex &Index);
 
-/// The state of E's value where Owner passes or stores it (Owner is null
-/// for the initializer of a global): set, empty on some path, from other
-/// sources (sourcesOf), or unknown. With Flow, a variable Owner assigns is
-/// set where the flow analysis proves it set (PassedValues.h).
 /// What an argument reads, past the copy or move that passes it by value
 /// (`run(f)`, `run(std::move(f))`: `f`).
 const clang::Expr *passedRead(const clang::Expr &Arg);
 
+/// The state of E's value where Owner passes or stores it (Owner is null
+/// for the initializer of a global): set, empty on some path, from other
+/// sources (sourcesOf), or unknown. With Flow, a variable Owner assigns is
+/// set where the flow analysis proves it set (PassedValues.h).
 ValueState valueStateOf(const clang::Expr &E, const clang::FunctionDecl *Owner,
                         clang::ASTContext &Ctx, const CallableTypes &Types,
                         BodyIndexes &Indexes, PassedValues *Flow = nullptr);

@@ -102,7 +102,10 @@ std::string ConstructionFact::signature() const {
   std::string S = Ctor + "(";
   for (size_t I = 0; I < Args.size(); ++I)
     S += (I ? "," : "") + Args[I].text();
-  return S + ")";
+  S += ")";
+  for (size_t I = 0; I < SetAfter.size(); ++I)
+    S += (I ? "," : " then sets ") + std::to_string(SetAfter[I]);
+  return S;
 }
 
 /// What the passes of a value from Key require, with one more pass that
@@ -376,6 +379,8 @@ static json::Value constructionToJSON(const ConstructionFact &C) {
                  {"args", statesToJSON(C.Args)},
                  {"count", C.Count}};
   putLoc(O, "at", C.At);
+  if (!C.SetAfter.empty())
+    O["setAfter"] = json::Array(C.SetAfter);
   return O;
 }
 
@@ -520,6 +525,20 @@ static bool constructionFromJSON(const json::Value &V, ConstructionFact &C) {
     return false;
   C.Ctor = O->getString("ctor").value_or("").str();
   C.CtorName = O->getString("name").value_or("").str();
+  if (const json::Value *Set = O->get("setAfter")) {
+    const json::Array *A = Set->getAsArray();
+    if (!A)
+      return false;
+    for (const json::Value &I : *A) {
+      std::optional<int64_t> Index = I.getAsInteger();
+      if (!Index || *Index < 0 || *Index > std::numeric_limits<int>::max())
+        return false;
+      C.SetAfter.push_back(unsigned(*Index));
+    }
+    llvm::sort(C.SetAfter);
+    C.SetAfter.erase(std::unique(C.SetAfter.begin(), C.SetAfter.end()),
+                     C.SetAfter.end());
+  }
   return !C.Ctor.empty() && readStates(O->getArray("args"), C.Args) &&
          readCount(*O, "count", C.Count) && factLocFromJSON(O->get("at"), C.At);
 }

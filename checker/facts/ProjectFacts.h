@@ -114,6 +114,11 @@ struct ConstructionFact {
   std::vector<ValueState> Args;
   unsigned Count = 0;
   FactLoc At; ///< The first, in (file, offset) order.
+  /// The callable fields (by index in the class) that the function making
+  /// the object sets on it, non-empty, on every path from the construction
+  /// to the function's exit: a factory's two-phase set-up
+  /// (`auto r = std::make_unique<R>(); r->release = f; return r;`). Sorted.
+  std::vector<unsigned> SetAfter;
 
   static constexpr llvm::StringLiteral AggregateInit = "aggregate";
   /// The identity of the group: the constructor and the argument states.

@@ -151,6 +151,10 @@ private:
   /// What construction K leaves in field F.
   FieldState stateIn(const ConstructionFact &K, const SourceFacts &F,
                      std::vector<Evidence> &Why, unsigned Depth) {
+    // The function that made the object set the field right after, on
+    // every path: the object never leaves that function empty.
+    if (F.Index >= 0 && is_contained(K.SetAfter, unsigned(F.Index)))
+      return FieldState::Set;
     const ValueState *Arg = nullptr;
     if (K.Ctor == ConstructionFact::AggregateInit) {
       if (F.Index < 0 || size_t(F.Index) >= K.Args.size())
@@ -231,17 +235,27 @@ private:
 
   /// A field set only after construction (every constructor leaves it
   /// empty, something sets it later), called while the object is being
-  /// constructed or destroyed.
-  Emptiness judgeLifecycle(const SourceFacts &F, std::vector<Evidence> &Why) {
+  /// constructed or destroyed. In the destructor, only when some
+  /// construction the project performs is not followed by the set on every
+  /// path (T): where each one is, no object reaches its destructor empty.
+  /// A class the project constructs nowhere (a library scanned alone) may be
+  /// constructed by anyone.
+  Emptiness judgeLifecycle(const SourceFacts &F, const Tally &T,
+                           std::vector<Evidence> &Why) {
     if (C.During == Candidate::Lifecycle::None || C.LifecycleClass != F.Owner ||
         !F.SetAt.valid() || F.Constructors.empty() ||
         any_of(F.Constructors,
                [](const auto &E) { return E.second.SetsField; }))
       return Emptiness::Unknown;
-    Why.push_back({setOnlyAfterConstructionNote(
-                       F.Name, F.SetAt.Function, F.SetAt.shortText(),
-                       C.During == Candidate::Lifecycle::Destructor),
-                   F.SetAt});
+    bool InDestructor = C.During == Candidate::Lifecycle::Destructor;
+    if (InDestructor && T.total() && T.Empties.empty())
+      return Emptiness::Unknown;
+    Why.push_back(
+        {setOnlyAfterConstructionNote(F.Name, F.SetAt.Function,
+                                      F.SetAt.shortText(), InDestructor),
+         F.SetAt});
+    if (InDestructor && !T.Empties.empty())
+      Why.push_back(constructionNote(*T.Empties.front(), F));
     return Emptiness::MayBeEmpty;
   }
 
@@ -282,9 +296,9 @@ private:
 
   Emptiness judgeField(const SourceFacts &F, std::vector<Evidence> &Why,
                        unsigned Depth) {
-    if (judgeLifecycle(F, Why) == Emptiness::MayBeEmpty)
-      return Emptiness::MayBeEmpty;
     Tally T = tally(F, Depth);
+    if (judgeLifecycle(F, T, Why) == Emptiness::MayBeEmpty)
+      return Emptiness::MayBeEmpty;
     // No construction sets it, and nothing sets it afterwards.
     if (T.onlyEmpty() && !F.SetAt.valid()) {
       const SourceFacts *Class = Facts.find(F.Owner);

@@ -123,17 +123,20 @@ void set_config(UsageConfig c) {
 }
 int file_name(int x) { return get_config().normalize(x); } // no-warning
 
-// Its neighbour: a test that does not set the value is belief.
+// Its neighbour: a test that does not set the value is belief. (A set on
+// every path right after `Hooks h;` would make that construction set it.)
 struct Hooks {
   NameFn on_step;
   NameFn on_end;
 };
 Hooks *current_hooks;
+bool verbose_hooks;
 Hooks get_hooks() {
   if (current_hooks)
     return *current_hooks;
   Hooks h;
-  h.on_step = &normalize_default;
+  if (verbose_hooks)
+    h.on_step = &normalize_default;
   h.on_end = &normalize_default;
   return h;
 }
@@ -146,5 +149,5 @@ int maybe_step(int x) {
 int step(int x) { return get_hooks().on_step(x); }
 // CHECK-NOTES: :[[@LINE-1]]:26: warning: call through possibly empty callable 'get_hooks().on_step' [wrapguard-unchecked-policy-call]
 // CHECK-NOTES: :[[@LINE-2]]:26: note: check that 'get_hooks().on_step' is not empty before this call, e.g. 'if (get_hooks().on_step)'
-// CHECK-NOTES: :[[@LINE-3]]:26: note: 'Hooks' is constructed with 'Hooks{}', which leaves 'Hooks::on_step' empty, in 'get_hooks' ({{.*}}.cpp:[[@LINE-14]])
+// CHECK-NOTES: :[[@LINE-3]]:26: note: 'Hooks' is constructed with 'Hooks{}', which leaves 'Hooks::on_step' empty, in 'get_hooks' ({{.*}}.cpp:[[@LINE-15]])
 // CHECK-NOTES: :[[@LINE-4]]:26: note: a value from 'Hooks::on_step' is checked for emptiness in 'maybe_step' ({{.*}}.cpp:[[@LINE-8]])

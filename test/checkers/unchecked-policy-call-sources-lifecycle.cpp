@@ -9,15 +9,15 @@
 
 using Fn = std::function<void()>;
 
-// Set only after construction, by a factory's two-phase set-up: empty in the
-// destructor, which also runs when the set-up never happened.
+// Set only after construction, by a factory's two-phase set-up, on every
+// path right after the object is made: no object reaches its destructor
+// with the member empty.
 class Resource {
 public:
   Resource() {}
-  ~Resource() { release(); }
-  // CHECK-NOTES: :[[@LINE-1]]:17: warning: call through possibly empty callable 'release' [wrapguard-unchecked-policy-call]
-  // CHECK-NOTES: :[[@LINE-2]]:17: note: 'Resource::release' is set only after construction, in 'Resource::create' ({{.*}}.cpp:25); the destructor also runs for objects where that never happened
+  ~Resource() { release(); } // no-warning
   static std::unique_ptr<Resource> create();
+  static Resource *create_raw(bool named);
   Fn release;
 };
 std::unique_ptr<Resource> Resource::create() {
@@ -25,19 +25,68 @@ std::unique_ptr<Resource> Resource::create() {
   r->release = [] {};
   return r;
 }
+Resource *Resource::create_raw(bool named) {
+  Resource *r = new Resource;
+  if (named)
+    r->release = [] {};
+  else
+    r->release = [] {};
+  return r;
+}
+
+// The same set-up, where one construction is not followed by the set on
+// every path (an early return between the two): the destructor runs for
+// objects that never got it.
+bool ready();
+class Handle {
+public:
+  Handle() {}
+  ~Handle() { close(); }
+  // CHECK-NOTES: :[[@LINE-1]]:15: warning: call through possibly empty callable 'close' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-2]]:15: note: 'Handle::close' is set only after construction, in 'Handle::open' ({{.*}}.cpp:[[@LINE+9]]); the destructor also runs for objects where that never happened
+  // CHECK-NOTES: :[[@LINE-3]]:15: note: 'Handle' is constructed with 'Handle()', which leaves 'Handle::close' empty, in 'Handle::open' ({{.*}}.cpp:[[@LINE+5]])
+  static std::unique_ptr<Handle> open();
+  Fn close;
+};
+std::unique_ptr<Handle> Handle::open() {
+  auto h = std::make_unique<Handle>();
+  if (!ready())
+    return h;
+  h->close = [] {};
+  return h;
+}
+
+// A use of the object before the set (handed to code that may destroy it
+// or call through the member) leaves the construction as it was.
+void adopt(class Socket *s);
+class Socket {
+public:
+  Socket() {}
+  ~Socket() { on_close(); }
+  // CHECK-NOTES: :[[@LINE-1]]:15: warning: call through possibly empty callable 'on_close' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-2]]:15: note: 'Socket::on_close' is set only after construction, in 'make_socket' ({{.*}}.cpp:[[@LINE+7]]); the destructor also runs for objects where that never happened
+  // CHECK-NOTES: :[[@LINE-3]]:15: note: 'Socket' is constructed with 'Socket()', which leaves 'Socket::on_close' empty, in 'make_socket' ({{.*}}.cpp:[[@LINE+4]])
+  Fn on_close;
+};
+Socket *make_socket() {
+  Socket *s = new Socket();
+  adopt(s);
+  s->on_close = [] {};
+  return s;
+}
 
 // Emptied anywhere in the project, by any spelling.
 struct Channel {
   Channel() : on_close([] {}), on_open([] {}), on_data([] {}) {}
   void close() { on_close(); }
   // CHECK-NOTES: :[[@LINE-1]]:18: warning: call through possibly empty callable 'on_close' [wrapguard-unchecked-policy-call]
-  // CHECK-NOTES: :[[@LINE-2]]:18: note: 'Channel::on_close' is made empty in 'shutdown' ({{.*}}.cpp:43)
+  // CHECK-NOTES: :[[@LINE-2]]:18: note: 'Channel::on_close' is made empty in 'shutdown' ({{.*}}.cpp:[[@LINE+9]])
   void open() { on_open(); }
   // CHECK-NOTES: :[[@LINE-1]]:17: warning: call through possibly empty callable 'on_open' [wrapguard-unchecked-policy-call]
-  // CHECK-NOTES: :[[@LINE-2]]:17: note: 'Channel::on_open' is made empty in 'rewire' ({{.*}}.cpp:44)
+  // CHECK-NOTES: :[[@LINE-2]]:17: note: 'Channel::on_open' is made empty in 'rewire' ({{.*}}.cpp:[[@LINE+7]])
   void data() { on_data(); }
   // CHECK-NOTES: :[[@LINE-1]]:17: warning: call through possibly empty callable 'on_data' [wrapguard-unchecked-policy-call]
-  // CHECK-NOTES: :[[@LINE-2]]:17: note: 'Channel::on_data' is made empty in 'steal' ({{.*}}.cpp:45)
+  // CHECK-NOTES: :[[@LINE-2]]:17: note: 'Channel::on_data' is made empty in 'steal' ({{.*}}.cpp:[[@LINE+5]])
   Fn on_close, on_open, on_data;
 };
 void shutdown(Channel &c) { c.on_close = {}; }
@@ -59,11 +108,11 @@ void walk(NodeRef r) {
   r->visit();
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: call through possibly empty callable 'r->visit' [wrapguard-unchecked-policy-call]
   // CHECK-NOTES: :[[@LINE-2]]:3: note: check that 'r->visit' is not empty before this call, e.g. 'if (r->visit)'
-  // CHECK-NOTES: :[[@LINE-3]]:3: note: 'Node::visit' is made empty in 'reset_node' ({{.*}}.cpp:57)
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: 'Node::visit' is made empty in 'reset_node' ({{.*}}.cpp:[[@LINE-5]])
   r.get()->visit();
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: call through possibly empty callable 'r.get()->visit' [wrapguard-unchecked-policy-call]
   // CHECK-NOTES: :[[@LINE-2]]:3: note: check that 'r.get()->visit' is not empty before this call, e.g. 'if (r.get()->visit)'
-  // CHECK-NOTES: :[[@LINE-3]]:3: note: 'Node::visit' is made empty in 'reset_node' ({{.*}}.cpp:57)
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: 'Node::visit' is made empty in 'reset_node' ({{.*}}.cpp:[[@LINE-9]])
 }
 
 // Set in the constructor body, by any means: never a source.
@@ -101,7 +150,7 @@ public:
   }
   void step_unguarded() { cb_(); }
   // CHECK-NOTES: :[[@LINE-1]]:27: warning: call through possibly empty callable 'cb_' [wrapguard-unchecked-policy-call]
-  // CHECK-NOTES: :[[@LINE-2]]:27: note: 'Sampler::cb_' is set by the constructor 'Sampler(bool, Fn)' only when 'use_cb_' holds ({{.*}}.cpp:94)
+  // CHECK-NOTES: :[[@LINE-2]]:27: note: 'Sampler::cb_' is set by the constructor 'Sampler(bool, Fn)' only when 'use_cb_' holds ({{.*}}.cpp:[[@LINE-10]])
 private:
   const bool use_cb_;
   Fn cb_;
@@ -157,7 +206,7 @@ public:
       on_batch_();
       // CHECK-NOTES: :[[@LINE-1]]:7: warning: call through possibly empty callable 'on_batch_' [wrapguard-unchecked-policy-call]
       // CHECK-NOTES: :[[@LINE-2]]:7: note: check that 'on_batch_' is not empty before this call, e.g. 'if (on_batch_)'
-      // CHECK-NOTES: :[[@LINE-3]]:7: note: 'Phase::on_batch_' is set by the constructor 'Phase(Mode)' only when 'mode_ == Mode::Train' holds ({{.*}}.cpp:150)
+      // CHECK-NOTES: :[[@LINE-3]]:7: note: 'Phase::on_batch_' is set by the constructor 'Phase(Mode)' only when 'mode_ == Mode::Train' holds ({{.*}}.cpp:[[@LINE-10]])
   }
 private:
   Mode mode_;

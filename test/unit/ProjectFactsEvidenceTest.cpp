@@ -307,6 +307,77 @@ TEST(EvidenceLifecycle, SetOnlyAfterConstructionIsEmptyInTheDestructor) {
   EXPECT_EQ(R.Notes[0].Loc.Function, "Handle::create");
 }
 
+TEST(EvidenceLifecycle, ConstructionsSetRightAfterLeaveNoObjectEmpty) {
+  ProjectFacts F;
+  SourceFacts &M = F.get("m:release", SourceKind::Field, "Handle::release");
+  M.Owner = "c:H";
+  M.Index = 1;
+  M.Constructors["f:H"] = ctor("Handle()", false);
+  M.SetAt = at("/p/handle.cpp", 30, "Handle::create");
+  SourceFacts &Class = F.get("c:H", SourceKind::Class, "Handle");
+  ConstructionFact Made =
+      construction("f:H", "Handle()", {}, at("/p/handle.cpp", 29, "create"));
+  Made.SetAfter = {1};
+  Class.Constructions[Made.signature()] = Made;
+  Candidate InDtor = call("m:release");
+  InDtor.During = Candidate::Lifecycle::Destructor;
+  InDtor.LifecycleClass = "c:H";
+  // Every construction the project performs is followed by the set.
+  EXPECT_FALSE(resolve(F, InDtor).Report);
+  // A set of another field does not count for this one.
+  Made.SetAfter = {0};
+  Class.Constructions.clear();
+  Class.Constructions[Made.signature()] = Made;
+  EXPECT_TRUE(resolve(F, InDtor).Report);
+  // One more construction, not followed by the set: named in the notes.
+  Made.SetAfter = {1};
+  Class.Constructions.clear();
+  Class.Constructions[Made.signature()] = Made;
+  ConstructionFact Bare =
+      construction("f:H", "Handle()", {}, at("/p/user.cpp", 5, "use"));
+  Class.Constructions[Bare.signature()] = Bare;
+  ASSERT_EQ(Class.Constructions.size(), 2u);
+  Resolution R = resolve(F, InDtor);
+  ASSERT_TRUE(R.Report);
+  ASSERT_EQ(R.Notes.size(), 2u);
+  EXPECT_EQ(R.Notes[1].Message, "'Handle' is constructed with 'Handle()', "
+                                "which leaves 'Handle::release' empty, in "
+                                "'use' (user.cpp:5)");
+  // While the constructor runs, the field is empty whatever follows.
+  Candidate InCtor = InDtor;
+  InCtor.During = Candidate::Lifecycle::Constructor;
+  EXPECT_TRUE(resolve(F, InCtor).Report);
+}
+
+TEST(EvidenceJSON, SetAfterRoundTripsAndBadOnesAreRejected) {
+  ProjectFacts F;
+  SourceFacts &Class = F.get("c:H", SourceKind::Class, "Handle");
+  ConstructionFact Made =
+      construction("f:H", "Handle()", {}, at("/p/handle.cpp", 29, "create"));
+  Made.SetAfter = {0, 2};
+  Class.Constructions[Made.signature()] = Made;
+  auto Back = ProjectFacts::fromJSON(F.toJSON());
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  EXPECT_EQ(text(Back->toJSON()), text(F.toJSON()));
+  const SourceFacts *B = Back->find("c:H");
+  ASSERT_NE(B, nullptr);
+  ASSERT_EQ(B->Constructions.size(), 1u);
+  EXPECT_EQ(B->Constructions.begin()->second.SetAfter,
+            (std::vector<unsigned>{0, 2}));
+  for (const char *Bad : {"\"x\"", "[-1]", "[\"0\"]"}) {
+    std::string JSON = text(F.toJSON());
+    size_t At = JSON.find("[0,2]");
+    ASSERT_NE(At, std::string::npos);
+    JSON.replace(At, 5, Bad);
+    auto V = llvm::json::parse(JSON);
+    ASSERT_TRUE(bool(V));
+    auto R = ProjectFacts::fromJSON(*V);
+    EXPECT_FALSE(bool(R)) << Bad;
+    if (!R)
+      llvm::consumeError(R.takeError());
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // Merge and JSON.
 //===----------------------------------------------------------------------===//
