@@ -230,6 +230,22 @@ const Expr *passedRead(const Expr &Arg) {
   return Passed;
 }
 
+/// The state of a value that is one of A or B.
+static ValueState joinStates(const ValueState &A, const ValueState &B) {
+  for (ValueState::Kind K :
+       {ValueState::Empty, ValueState::Unknown, ValueState::NotCallable})
+    if (A.What == K || B.What == K)
+      return ValueState::of(K);
+  if (A.What == ValueState::Set && B.What == ValueState::Set)
+    return A;
+  ValueState V = ValueState::of(ValueState::From);
+  V.Keys = A.Keys;
+  llvm::append_range(V.Keys, B.Keys);
+  llvm::sort(V.Keys);
+  V.Keys.erase(std::unique(V.Keys.begin(), V.Keys.end()), V.Keys.end());
+  return V;
+}
+
 ValueState valueStateOf(const Expr &E, const FunctionDecl *Owner,
                         ASTContext &Ctx, const CallableTypes &Types,
                         BodyIndexes &Indexes, PassedValues *Flow) {
@@ -250,6 +266,18 @@ ValueState valueStateOf(const Expr &E, const FunctionDecl *Owner,
       Set |= isa<FunctionDecl>(DRE->getDecl());
     return ValueState::of(Set ? ValueState::Set : ValueState::Unknown);
   }
+  // `f ? std::move(f) : dflt`: each arm where it is read, so that the test
+  // in the condition proves its arm set (the flow analysis below), and the
+  // join of the two.
+  const Expr *Read = stripNoise(&E);
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(Read);
+      CE && CE->getNumArgs() == 1 && CE->getConstructor() &&
+      CE->getConstructor()->isCopyOrMoveConstructor())
+    Read = stripNoise(CE->getArg(0));
+  if (const auto *CO = dyn_cast<ConditionalOperator>(Read))
+    return joinStates(
+        valueStateOf(*CO->getTrueExpr(), Owner, Ctx, Types, Indexes, Flow),
+        valueStateOf(*CO->getFalseExpr(), Owner, Ctx, Types, Indexes, Flow));
   // A local passed on is judged by the last value it was given before the
   // call, in source order: `Fn out; if (c) out = f; else out = g; run(out);`
   // passes a set value, whatever `Fn out;` said. Branches that leave it

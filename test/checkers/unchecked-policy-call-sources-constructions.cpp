@@ -154,3 +154,37 @@ void epoch_loop(const Options &o) { o.on_epoch(0); }
 // CHECK-NOTES-STRICT: :[[@LINE-2]]:37: note: 'Options' is constructed with 'Options{}', which leaves 'Options::on_epoch' empty, in 'opts_default' ({{.*}}.cpp:156)
 Options opts_with() { return Options{[](int) {}, 2}; }
 Options opts_default() { return Options{}; }
+
+// A conditional argument is judged arm by arm, where each arm is read: the
+// test in the condition proves `std::move(r)` set, so this construction
+// sets the field (workflow's upstream policies). StrictMode reports every
+// call through a field that no guard proves set.
+unsigned default_route(int);
+struct Route {
+  explicit Route(std::function<unsigned(int)> r) : route(std::move(r)) {}
+  unsigned pick(int k) { return route(k); } // no-warning
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:33: warning: call through possibly empty callable 'route' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-2]]:33: note: check that 'route' is not empty before this call, e.g. 'if (route)'
+  std::function<unsigned(int)> route;
+};
+Route *make_route(std::function<unsigned(int)> r) {
+  return new Route(r ? std::move(r) : default_route);
+}
+
+// Its neighbour: one arm is empty, so the construction may leave it empty.
+struct Backup {
+  explicit Backup(std::function<unsigned(int)> r) : route(std::move(r)) {}
+  unsigned pick(int k) { return route(k); }
+  // CHECK-NOTES: :[[@LINE-1]]:33: warning: call through possibly empty callable 'route' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-2]]:33: note: check that 'route' is not empty before this call, e.g. 'if (route)'
+  // CHECK-NOTES: :[[@LINE-3]]:33: note: 'Backup::route' is not set by the only construction of 'Backup' in the project
+  // CHECK-NOTES: :[[@LINE-4]]:33: note: 'Backup' is constructed with 'Backup(std::function<unsigned int (int)>)', which leaves 'Backup::route' empty, in 'make_backup' ({{.*}}.cpp:[[@LINE+8]])
+  // CHECK-NOTES-STRICT: :[[@LINE-5]]:33: warning: call through possibly empty callable 'route' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-6]]:33: note: check that 'route' is not empty before this call, e.g. 'if (route)'
+  // CHECK-NOTES-STRICT: :[[@LINE-7]]:33: note: 'Backup::route' is not set by the only construction of 'Backup' in the project
+  // CHECK-NOTES-STRICT: :[[@LINE-8]]:33: note: 'Backup' is constructed with 'Backup(std::function<unsigned int (int)>)', which leaves 'Backup::route' empty, in 'make_backup' ({{.*}}.cpp:[[@LINE+4]])
+  std::function<unsigned(int)> route;
+};
+Backup *make_backup(bool enabled, std::function<unsigned(int)> r) {
+  return new Backup(enabled ? std::move(r) : nullptr);
+}
