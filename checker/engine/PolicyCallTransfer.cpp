@@ -628,7 +628,8 @@ private:
   bool pureCall(const CallExpr &Call, const FunctionDecl &FD);
   bool pureObject(const CallExpr &Call, const FunctionDecl &FD);
   bool containerElement(const CXXOperatorCallExpr &OC);
-  void forgetElements(const Expr &Container);
+  bool smartPointee(const Expr &Access, const Expr &Accessed);
+  void forgetElements(const Expr &Changed);
   void freshScalar(const Expr &LHS);
   /// Whether E is a call of a run-time symbol loader (isLoader).
   bool loadedSymbol(const Expr &E);
@@ -727,10 +728,56 @@ bool Transfer::containerElement(const CXXOperatorCallExpr &OC) {
   return true;
 }
 
+static bool isStdSmartPointer(QualType T) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD || !RD->isInStdNamespace() || !RD->getIdentifier())
+    return false;
+  StringRef N = RD->getName();
+  return N == "shared_ptr" || N == "unique_ptr";
+}
+
+/// The key of a smart pointer's pointee in Elements, beside a container's
+/// elements: an address no index value can have.
+static const char SmartPointee = 0;
+
+/// `if (p && p->f) p->f(x);` with `p` a std::shared_ptr or unique_ptr:
+/// each `p->`, `*p` and `p.get()` is a call the framework gives a new
+/// object, so the test would guard nothing. While nothing changes `p` (an
+/// assignment, `reset`, `swap`: forgetElements), they denote one object,
+/// whose fields hold what they hold where the function first reads them.
+bool Transfer::smartPointee(const Expr &Access, const Expr &Accessed) {
+  // libstdc++ declares the operators in a base (`__shared_ptr_access`).
+  const Expr &Ptr = *Accessed.IgnoreImpCasts();
+  if (!isStdSmartPointer(Ptr.getType()) || W.isCallable(Ptr) ||
+      W.isCallable(Access))
+    return false;
+  QualType Pointee;
+  if (Access.isPRValue() && Access.getType()->isPointerType())
+    Pointee = Access.getType()->getPointeeType();
+  else if (Access.isGLValue())
+    Pointee = Access.getType();
+  if (Pointee.isNull() || !Pointee->isRecordType() ||
+      Pointee->isIncompleteType())
+    return false;
+  StorageLocation *Owner = Env.getStorageLocation(Ptr);
+  if (!Owner)
+    return false;
+  StorageLocation *&Loc = C.Elements[{Owner, &SmartPointee}];
+  if (!Loc)
+    Loc = &Env.createObject(Pointee.getUnqualifiedType());
+  if (Access.isPRValue())
+    Env.setValue(Access, Env.create<PointerValue>(*Loc));
+  else
+    Env.setStorageLocation(Access, *Loc);
+  return true;
+}
+
 /// A container that may change (a non-const method, an assignment) holds
-/// other elements afterwards.
-void Transfer::forgetElements(const Expr &Container) {
-  if (C.Elements.empty() || !isStdSequence(Container.getType()))
+/// other elements afterwards; a smart pointer, another object.
+void Transfer::forgetElements(const Expr &Changed) {
+  const Expr &Container = *Changed.IgnoreImpCasts();
+  if (C.Elements.empty() || (!isStdSequence(Container.getType()) &&
+                             !isStdSmartPointer(Container.getType())))
     return;
   const StorageLocation *L = Env.getStorageLocation(Container);
   for (auto It = C.Elements.begin(); It != C.Elements.end();)
@@ -741,6 +788,9 @@ void Transfer::VisitCXXOperatorCallExpr(const CXXOperatorCallExpr *OC) {
   if (Maps.transferOperator(*OC))
     return;
   if (containerElement(*OC))
+    return;
+  if ((OC->getOperator() == OO_Arrow || OC->getOperator() == OO_Star) &&
+      OC->getNumArgs() == 1 && smartPointee(*OC, *OC->getArg(0)))
     return;
   if (OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
     forgetElements(*OC->getArg(0));
@@ -805,6 +855,11 @@ void Transfer::VisitCXXMemberCallExpr(const CXXMemberCallExpr *MC) {
   if (Maps.transferMember(*MC))
     return;
   if (fieldTest(*MC))
+    return;
+  if (const CXXMethodDecl *M = MC->getMethodDecl();
+      M && M->getIdentifier() && M->getName() == "get" &&
+      MC->getNumArgs() == 0 && MC->getImplicitObjectArgument() &&
+      smartPointee(*MC, *MC->getImplicitObjectArgument()))
     return;
   if (const CXXMethodDecl *M = MC->getMethodDecl(); M && !M->isConst())
     if (const Expr *Obj = MC->getImplicitObjectArgument())

@@ -1,0 +1,95 @@
+// RUN: %check_wrapguard %s %t
+
+// A callable member reached through a std::shared_ptr or std::unique_ptr
+// (`p->f`, `(*p).f`, `p.get()->f`): each access is a call of the smart
+// pointer's operator, and while nothing changes the smart pointer they all
+// denote one object, so a test of the member guards the call through it
+// (trantor's `if (ptr && ptr->connectionErrorCallback_)
+// ptr->connectionErrorCallback_();` in a lambda that locked a weak_ptr).
+// Each hard negative has a true neighbour.
+
+#include <functional>
+#include <memory>
+
+struct Client : std::enable_shared_from_this<Client> {
+  std::function<void()> onError;
+  void guarded();
+  void in_lambda();
+  void through_star();
+  void through_get();
+  void unique(std::unique_ptr<Client> u);
+  void unguarded();
+  void reassigned(std::shared_ptr<Client> other);
+  void reset_between();
+};
+// The belief that makes the unguarded neighbours findings: the member is
+// tested elsewhere.
+void report(Client &c) {
+  if (c.onError)
+    c.onError();
+}
+
+void Client::guarded() {
+  std::shared_ptr<Client> p = shared_from_this();
+  if (p && p->onError)
+    p->onError(); // no-warning
+}
+
+void Client::in_lambda() {
+  std::weak_ptr<Client> w = shared_from_this();
+  auto on_fail = [w]() {
+    auto p = w.lock();
+    if (p && p->onError)
+      p->onError(); // no-warning
+  };
+  on_fail();
+}
+
+void Client::through_star() {
+  auto p = shared_from_this();
+  if ((*p).onError)
+    p->onError(); // no-warning
+}
+
+void Client::through_get() {
+  auto p = shared_from_this();
+  if (p.get()->onError)
+    (*p).onError(); // no-warning
+}
+
+void Client::unique(std::unique_ptr<Client> u) {
+  if (u->onError)
+    u->onError(); // no-warning
+}
+
+void Client::unguarded() {
+  auto p = shared_from_this();
+  p->onError();
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: call through possibly empty callable 'p->onError' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-2]]:3: note: check that 'p->onError' is not empty before this call, e.g. 'if (p->onError)'
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: a value from 'Client::onError' is checked for emptiness in 'report' ({{.*}}.cpp:28)
+}
+
+// The smart pointer changes between the test and the call: another object.
+void Client::reassigned(std::shared_ptr<Client> other) {
+  auto p = shared_from_this();
+  if (p->onError) {
+    p = other;
+    p->onError();
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: call through possibly empty callable 'p->onError' [wrapguard-unchecked-policy-call]
+    // CHECK-NOTES: :[[@LINE-2]]:5: note: check that 'p->onError' is not empty before this call, e.g. 'if (p->onError)'
+    // CHECK-NOTES: :[[@LINE-3]]:5: note: a value from 'Client::onError' is checked for emptiness in 'report' ({{.*}}.cpp:28)
+  }
+}
+
+Client *open_client();
+void Client::reset_between() {
+  std::unique_ptr<Client> u(open_client());
+  if (u->onError) {
+    u.reset(open_client());
+    u->onError();
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: call through possibly empty callable 'u->onError' [wrapguard-unchecked-policy-call]
+    // CHECK-NOTES: :[[@LINE-2]]:5: note: check that 'u->onError' is not empty before this call, e.g. 'if (u->onError)'
+    // CHECK-NOTES: :[[@LINE-3]]:5: note: a value from 'Client::onError' is checked for emptiness in 'report' ({{.*}}.cpp:28)
+  }
+}
