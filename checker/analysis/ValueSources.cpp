@@ -70,6 +70,8 @@ public:
           Out.Complete = false; // `[&] { req.f(); }`, `[this] { f(); }`
           return;
         }
+        if (const Expr *Written = writtenBefore(*ME, *FD))
+          return collect(Written, Depth + 1);
         return addField(*FD);
       }
     if (const auto *C = dyn_cast<CallExpr>(E))
@@ -120,6 +122,74 @@ private:
       return;
     }
     add(fieldKey(FD), SourceKind::Field, FD.getQualifiedNameAsString());
+  }
+
+  /// `cb_ = std::move(cb); if (failed_) cb_(msg);`: a field of `*this`
+  /// that the function assigns in a statement that every path to the read
+  /// passes (an earlier statement of a block that holds the read, with no
+  /// label or case between them, nor another mention of the field) holds the
+  /// assigned value, not whatever the class's constructions left there.
+  /// The value assigned; null otherwise.
+  const Expr *writtenBefore(const MemberExpr &Read, const FieldDecl &FD) {
+    if (!isa<CXXThisExpr>(stripNoise(Read.getBase())))
+      return nullptr;
+    ParentMap &PM = Index.parents();
+    auto WriteOf = [&](const Stmt *S) -> const Expr * {
+      const Expr *LHS = nullptr, *RHS = nullptr;
+      if (const auto *BO = dyn_cast<BinaryOperator>(S);
+          BO && BO->getOpcode() == BO_Assign) {
+        LHS = BO->getLHS();
+        RHS = BO->getRHS();
+      } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
+                 OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2) {
+        LHS = OC->getArg(0);
+        RHS = OC->getArg(1);
+      }
+      const auto *ME = LHS ? dyn_cast<MemberExpr>(stripNoise(LHS)) : nullptr;
+      return ME && ME->getMemberDecl() == &FD &&
+                     isa<CXXThisExpr>(stripNoise(ME->getBase()))
+                 ? RHS
+                 : nullptr;
+    };
+    const Stmt *Child = &Read;
+    for (const Stmt *P = PM.getParent(Child); P;
+         Child = P, P = PM.getParent(P)) {
+      if (isa<LambdaExpr>(P))
+        return nullptr;
+      const auto *Block = dyn_cast<CompoundStmt>(P);
+      if (!Block)
+        continue;
+      // A block that a `switch` enters at a label: no statement of it is
+      // passed on every path.
+      if (isa_and_nonnull<SwitchStmt>(PM.getParent(Block)))
+        return nullptr;
+      auto At = llvm::find(Block->body(), Child);
+      for (auto It = std::make_reverse_iterator(At); It != Block->body_rend();
+           ++It) {
+        const Stmt *S = *It;
+        if (isa<LabelStmt, SwitchCase>(S))
+          return nullptr;
+        if (const auto *E = dyn_cast<Expr>(S))
+          if (const Expr *Value = WriteOf(E->IgnoreImplicit()))
+            return Value;
+        // A write nested deeper (under a condition) may or may not run; a
+        // statement that names the field at all ends the search.
+        if (mentionsField(*S, FD))
+          return nullptr;
+      }
+    }
+    return nullptr;
+  }
+
+  /// Whether S names FD anywhere inside it.
+  static bool mentionsField(const Stmt &S, const FieldDecl &FD) {
+    if (const auto *ME = dyn_cast<MemberExpr>(&S))
+      if (ME->getMemberDecl() == &FD)
+        return true;
+    for (const Stmt *C : S.children())
+      if (C && mentionsField(*C, FD))
+        return true;
+    return false;
   }
 
   void collectDecl(const DeclRefExpr &DRE, unsigned Depth) {

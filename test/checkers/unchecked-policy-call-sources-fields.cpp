@@ -171,3 +171,50 @@ struct HelpPair {
   // CHECK-NOTES: :[[@LINE-4]]:37: note: 'HelpPair' is constructed with 'HelpPair(const char *)', which leaves 'HelpPair::gen_func' empty, in 'pair_help' ({{.*}}.cpp:[[@LINE+2]])
 };
 HelpPair pair_help(const char *t) { return HelpPair(t); }
+
+// A field the function has just assigned holds the assigned value, not what
+// the class's constructions left there (AMQP-CPP's `onError`: store the
+// callback, and call it at once when the operation already failed).
+using ErrorCb = std::function<void(const char *)>;
+struct Deferred {
+  explicit Deferred(bool failed = false) : failed_(failed) {}
+  void report(const char *e) {
+    if (on_error_)
+      on_error_(e);
+  }
+  Deferred &onError(ErrorCb &&cb) {
+    on_error_ = std::move(cb);
+    if (failed_)
+      on_error_("failed"); // no-warning
+    return *this;
+  }
+  // Its neighbours: assigned only on some path, the constructions decide;
+  // assigned a value some caller passes empty, that caller is the evidence.
+  Deferred &onErrorIf(ErrorCb &&cb, bool keep) {
+    if (keep)
+      on_error_ = std::move(cb);
+    if (failed_)
+      on_error_("failed");
+    // CHECK-NOTES: :[[@LINE-1]]:7: warning: call through possibly empty callable 'on_error_' [wrapguard-unchecked-policy-call]
+    // CHECK-NOTES: :[[@LINE-2]]:7: note: check that 'on_error_' is not empty before this call, e.g. 'if (on_error_)'
+    // CHECK-NOTES: :[[@LINE-3]]:7: note: 'Deferred' is constructed with 'Deferred(bool)', which leaves 'Deferred::on_error_' empty, in 'failed_deferred' ({{.*}}.cpp:[[@LINE+17]])
+    // CHECK-NOTES: :[[@LINE-4]]:7: note: a value from 'Deferred::on_error_' is checked for emptiness in 'Deferred::report' ({{.*}}.cpp:[[@LINE-19]])
+    return *this;
+  }
+  Deferred &onFinal(ErrorCb cb) {
+    on_final_ = cb;
+    if (failed_)
+      on_final_("final");
+    // CHECK-NOTES: :[[@LINE-1]]:7: warning: call through possibly empty callable 'on_final_' [wrapguard-unchecked-policy-call]
+    // CHECK-NOTES: :[[@LINE-2]]:7: note: check that 'on_final_' is not empty before this call, e.g. 'if (on_final_)'
+    // CHECK-NOTES: :[[@LINE-3]]:7: note: 'cb' of 'Deferred::onFinal' is passed an empty callable in 'failed_deferred' ({{.*}}.cpp:[[@LINE+8]])
+    return *this;
+  }
+  bool failed_;
+  ErrorCb on_error_, on_final_;
+};
+Deferred *failed_deferred() {
+  Deferred *d = new Deferred(true);
+  d->onFinal(nullptr);
+  return d;
+}
