@@ -322,19 +322,10 @@ private:
     E = stripNoise(E);
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
       return ofMemberCall(*MC, Depth);
-    const Expr *LHS = nullptr, *RHS = nullptr;
-    if (const auto *BO = dyn_cast<BinaryOperator>(E);
-        BO && BO->getOpcode() == BO_Assign) {
-      LHS = BO->getLHS();
-      RHS = BO->getRHS();
-    } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
-               OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2) {
-      LHS = OC->getArg(0);
-      RHS = OC->getArg(1);
-    }
-    if (!LHS || !isThisField(LHS))
+    std::optional<Assignment> A = assignmentOf(E);
+    if (!A || !isThisField(A->LHS))
       return std::nullopt;
-    return setTo(RHS);
+    return setTo(A->RHS);
   }
 
   /// `f_.reset(new T)`, `f_.emplace(..)`, `f_.swap(g)`, and methods of the

@@ -377,17 +377,8 @@ private:
     auto SetsTested = [&](const Stmt *S) {
       if (const auto *E = dyn_cast_or_null<Expr>(S))
         S = stripNoise(E);
-      const Expr *LHS = nullptr, *RHS = nullptr;
-      if (const auto *BO = dyn_cast_or_null<BinaryOperator>(S);
-          BO && BO->getOpcode() == BO_Assign) {
-        LHS = BO->getLHS();
-        RHS = BO->getRHS();
-      } else if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(S);
-                 OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2) {
-        LHS = OC->getArg(0);
-        RHS = OC->getArg(1);
-      }
-      return LHS && !isEmptyValue(RHS, C.Ctx) && sameStorage(LHS, &Tested);
+      std::optional<Assignment> A = assignmentOf(S);
+      return A && !isEmptyValue(A->RHS, C.Ctx) && sameStorage(A->LHS, &Tested);
     };
     for (const Stmt *Branch : {If->getThen(), If->getElse()}) {
       if (const auto *CS = dyn_cast_or_null<CompoundStmt>(Branch)) {

@@ -1,6 +1,7 @@
 //===- SetAfterConstruction.cpp - Fields a maker sets on what it made -----===//
 
 #include "SetAfterConstruction.h"
+#include "CallableSyntax.h"
 #include "StripNoise.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
@@ -119,15 +120,9 @@ public:
              const SetAfterConstruction::IsSetFn &IsSet)
       : Out(Out), Owner(Owner), Types(Types), IsSet(IsSet) {}
 
-  bool VisitBinaryOperator(BinaryOperator *BO) {
-    if (BO->getOpcode() == BO_Assign)
-      noteAssignment(*BO, BO->getLHS(), BO->getRHS());
-    return true;
-  }
-
-  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
-    if (OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
-      noteAssignment(*OC, OC->getArg(0), OC->getArg(1));
+  bool VisitExpr(Expr *E) {
+    if (std::optional<Assignment> A = assignmentOf(E))
+      noteAssignment(*E, A->LHS, A->RHS);
     return true;
   }
 

@@ -135,20 +135,11 @@ private:
       return nullptr;
     ParentMap &PM = Index.parents();
     auto WriteOf = [&](const Stmt *S) -> const Expr * {
-      const Expr *LHS = nullptr, *RHS = nullptr;
-      if (const auto *BO = dyn_cast<BinaryOperator>(S);
-          BO && BO->getOpcode() == BO_Assign) {
-        LHS = BO->getLHS();
-        RHS = BO->getRHS();
-      } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
-                 OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2) {
-        LHS = OC->getArg(0);
-        RHS = OC->getArg(1);
-      }
-      const auto *ME = LHS ? dyn_cast<MemberExpr>(stripNoise(LHS)) : nullptr;
+      std::optional<Assignment> A = assignmentOf(S);
+      const auto *ME = A ? dyn_cast<MemberExpr>(stripNoise(A->LHS)) : nullptr;
       return ME && ME->getMemberDecl() == &FD &&
                      isa<CXXThisExpr>(stripNoise(ME->getBase()))
-                 ? RHS
+                 ? A->RHS
                  : nullptr;
     };
     const Stmt *Child = &Read;

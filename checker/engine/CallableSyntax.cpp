@@ -67,6 +67,16 @@ const Expr *movedFromObject(const Expr *Arg) {
   return Call->getArg(0);
 }
 
+std::optional<Assignment> assignmentOf(const Stmt *S) {
+  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(S);
+      BO && BO->getOpcode() == BO_Assign)
+    return Assignment{BO->getLHS(), BO->getRHS()};
+  if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(S);
+      OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
+    return Assignment{OC->getArg(0), OC->getArg(1)};
+  return std::nullopt;
+}
+
 bool isStdFunction(const FunctionDecl *FD, StringRef Name) {
   return FD && FD->isInStdNamespace() && FD->getIdentifier() &&
          FD->getName() == Name;

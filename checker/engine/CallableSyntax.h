@@ -14,6 +14,7 @@
 #include "CallableTypes.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include <optional>
 #include <string>
 
 namespace wrapguard {
@@ -32,6 +33,16 @@ bool isNullLiteral(const clang::Expr *E, clang::ASTContext &Ctx);
 
 /// For `std::move(x)`, the expression x; else null.
 const clang::Expr *movedFromObject(const clang::Expr *Arg);
+
+/// The two sides of `a = b` as written: the built-in assignment, or a call
+/// of a class's `operator=` (a std::function's, a smart pointer's).
+struct Assignment {
+  const clang::Expr *LHS;
+  const clang::Expr *RHS;
+};
+/// S's sides when S itself is an assignment (the caller strips what wraps
+/// it); nullopt otherwise, or for a null S.
+std::optional<Assignment> assignmentOf(const clang::Stmt *S);
 
 /// Whether FD is the function std::NAME (libc++'s std::__1 included).
 bool isStdFunction(const clang::FunctionDecl *FD, llvm::StringRef Name);
