@@ -1178,6 +1178,18 @@ void Transfer::VisitCallExpr(const CallExpr *Call) {
   if (isa<CXXOperatorCallExpr>(Call) && isa_and_nonnull<CXXMethodDecl>(FD) &&
       !Args.empty())
     Args = Args.drop_front();
+  // A container or smart pointer the callee may change (a non-const
+  // reference, an address) holds other elements, or points to another
+  // object, afterwards.
+  for (unsigned I = 0; FD && I < Args.size() && I < FD->getNumParams(); ++I) {
+    QualType P = FD->getParamDecl(I)->getType();
+    const auto *AddrOf =
+        dyn_cast<UnaryOperator>(Args[I]->IgnoreParenImpCasts());
+    if (P->isReferenceType() && !P.getNonReferenceType().isConstQualified())
+      forgetElements(*Args[I]);
+    else if (AddrOf && AddrOf->getOpcode() == UO_AddrOf)
+      forgetElements(*AddrOf->getSubExpr());
+  }
   W.invalidateArgs(FD, Args);
   if (!W.isCallable(*Call))
     return;

@@ -43,3 +43,22 @@ void destroy_after_erase(Priv *d, Layer *layer, int i) {
   d->reg[i].destroyer(layer, nullptr);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: call through possibly empty callable 'd->reg[i].destroyer' [wrapguard-unchecked-policy-call]
 }
+
+// A callee that takes the container by non-const reference may change it;
+// by const reference it cannot.
+void compact(std::vector<Entry> &reg);
+void count(const std::vector<Entry> &reg);
+void destroy_after_compact(Priv *d, Layer *layer, int i) {
+  if (!d->reg[i].destroyer)
+    return;
+  compact(d->reg);
+  d->reg[i].destroyer(layer, nullptr);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: call through possibly empty callable 'd->reg[i].destroyer' [wrapguard-unchecked-policy-call]
+}
+
+void destroy_after_count(Priv *d, Layer *layer, int i) {
+  if (!d->reg[i].destroyer)
+    return;
+  count(d->reg);
+  d->reg[i].destroyer(layer, nullptr); // no-warning
+}

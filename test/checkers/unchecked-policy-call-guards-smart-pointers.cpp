@@ -93,3 +93,24 @@ void Client::reset_between() {
     // CHECK-NOTES: :[[@LINE-3]]:5: note: a value from 'Client::onError' is checked for emptiness in 'report' ({{.*}}.cpp:28)
   }
 }
+
+// A callee that takes the smart pointer by non-const reference may make it
+// point elsewhere.
+void reopen(std::shared_ptr<Client> &p);
+void reopened(std::shared_ptr<Client> p) {
+  if (p->onError) {
+    reopen(p);
+    p->onError();
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: call through possibly empty callable 'p->onError' [wrapguard-unchecked-policy-call]
+    // CHECK-NOTES: :[[@LINE-2]]:5: note: check that 'p->onError' is not empty before this call, e.g. 'if (p->onError)'
+    // CHECK-NOTES: :[[@LINE-3]]:5: note: a value from 'Client::onError' is checked for emptiness in 'report' ({{.*}}.cpp:28)
+  }
+}
+// By const reference it cannot.
+void inspect(const std::shared_ptr<Client> &p);
+void inspected(std::shared_ptr<Client> p) {
+  if (p->onError) {
+    inspect(p);
+    p->onError(); // no-warning
+  }
+}
