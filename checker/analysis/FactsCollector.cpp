@@ -286,9 +286,13 @@ private:
                     SourceLocation Loc) {
     if (FD && !isUserField(FD))
       return noteChanged(FD, Loc);
+    // In its own class's constructor, an empty value is what that
+    // constructor leaves (its CtorFact), not an emptying of a built object.
+    if (FD && inOwnConstructor(*FD))
+      return;
     if (isEmptyValue(Value, C.Ctx))
       return noteEmptied(FD, Loc);
-    if (!FD || inOwnConstructor(*FD))
+    if (!FD)
       return;
     SourceFacts *F = C.field(*FD);
     if (!F)

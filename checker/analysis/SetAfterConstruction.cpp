@@ -18,7 +18,10 @@ namespace {
 
 /// The local variable whose initializer is E, past the wrappers a
 /// construction sits in (`new`, temporaries, an elided copy, a smart
-/// pointer taking `new T`); null when E initialises no local.
+/// pointer taking `new T`); null when E initialises no local. A static
+/// local counts: only its function names it, and the first call, which
+/// constructs it, sets it before anything else can see it
+/// (`static Loader l; l.load = f; return &l;`).
 const VarDecl *initialisedLocal(const Expr &E, ParentMap &PM) {
   const Stmt *Cur = &E;
   // `auto p = std::unique_ptr<T>(new T(..));` is the deepest nesting that
@@ -30,7 +33,7 @@ const VarDecl *initialisedLocal(const Expr &E, ParentMap &PM) {
     if (const auto *DS = dyn_cast<DeclStmt>(P)) {
       for (const Decl *D : DS->decls())
         if (const auto *VD = dyn_cast<VarDecl>(D);
-            VD && VD->getInit() == Cur && VD->hasLocalStorage() &&
+            VD && VD->getInit() == Cur && VD->isLocalVarDecl() &&
             !VD->getType()->isReferenceType())
           return VD;
       return nullptr;
@@ -98,7 +101,8 @@ struct SetAfterConstruction::Body {
   };
   struct Object {
     std::vector<Set> Sets;
-    /// References to the variable that are not the base of one of Sets.
+    /// References to the variable other than as the object of a data
+    /// member access.
     std::vector<const Stmt *> Others;
   };
   llvm::DenseMap<const VarDecl *, Object> Objects;
@@ -126,9 +130,19 @@ public:
     return true;
   }
 
+  // Reading or writing a data member (`l.name = "x";`, `l.other = NULL;`)
+  // neither lets the object escape nor calls through the field being set;
+  // a method call, an address, an argument or a copy may.
+  bool VisitMemberExpr(MemberExpr *ME) {
+    if (isa<FieldDecl>(ME->getMemberDecl()))
+      if (const DeclRefExpr *Ref = objectReference(*ME))
+        InSetBase.insert(Ref);
+    return true;
+  }
+
   bool VisitDeclRefExpr(DeclRefExpr *DRE) {
     if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
-        V && V->hasLocalStorage() && !InSetBase.count(DRE))
+        V && V->isLocalVarDecl() && !InSetBase.count(DRE))
       Out.Objects[V].Others.push_back(DRE);
     return true;
   }
@@ -147,19 +161,18 @@ private:
     const auto *FD = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
     const DeclRefExpr *Ref = ME ? objectReference(*ME) : nullptr;
     const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-    if (!FD || !V || !V->hasLocalStorage() ||
-        !Types.isNullable(FD->getType()) || !IsSet(*RHS, Owner))
+    if (!FD || !V || !V->isLocalVarDecl() || !Types.isNullable(FD->getType()) ||
+        !IsSet(*RHS, Owner))
       return;
     Out.Objects[V].Sets.push_back({&S, FD});
-    // The base's reference to V is visited after this (pre-order), and is
-    // this set's, not another use.
-    InSetBase.insert(Ref);
   }
 
   Body &Out;
   const FunctionDecl &Owner;
   const CallableTypes &Types;
   const SetAfterConstruction::IsSetFn &IsSet;
+  /// References to a local as the object of a data member access, visited
+  /// after the access (pre-order): no use of the object.
   llvm::SmallPtrSet<const DeclRefExpr *, 8> InSetBase;
 };
 

@@ -49,8 +49,8 @@ public:
   /// non-empty value on the object that E constructs, on every path from E
   /// to Owner's exit, with no other use of the object before the set. E is
   /// a construction of RD in Owner's body that initialises a local variable
-  /// (the object, a pointer to it, or a smart pointer); anything else gives
-  /// none.
+  /// (the object, a pointer to it, or a smart pointer; a static local too);
+  /// anything else gives none.
   std::vector<unsigned> fieldsSetAfter(const clang::Expr &E,
                                        const clang::CXXRecordDecl &RD,
                                        const clang::FunctionDecl &Owner);

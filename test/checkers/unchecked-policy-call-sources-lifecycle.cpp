@@ -226,3 +226,60 @@ public:
   Fn log_;
 };
 
+
+// An empty value its own constructor assigns is what that constructor
+// leaves, not an emptying of an object already built (bullet's parallel
+// dispatcher: `Updater() { mCallback = NULL; }`, then `u.mCallback =
+// getNearCallback();` before the loop that calls it).
+typedef void (*NearCb)(int);
+NearCb near_callback();
+struct Updater {
+  Updater() { cb = nullptr; }
+  void run() const { cb(1); } // no-warning
+  NearCb cb;
+};
+void dispatch() {
+  Updater u;
+  u.cb = near_callback();
+  u.run();
+}
+
+// Its neighbour: a method that empties the member of a built object.
+struct Relay {
+  Relay() { cb = nullptr; }
+  void run() const { cb(1); }
+  // CHECK-NOTES: :[[@LINE-1]]:22: warning: call through possibly empty callable 'cb' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-2]]:22: note: 'Relay::cb' is made empty in 'Relay::stop' ({{.*}}.cpp:[[@LINE+1]])
+  void stop() { cb = nullptr; }
+  NearCb cb;
+};
+void relay() {
+  Relay r;
+  r.cb = near_callback();
+  r.run();
+}
+
+// A function-local static filled on the lines after it is made: only its
+// function names it, and the first call sets it before returning it
+// (imgui's font loaders). A member it never sets is still left empty.
+typedef bool (*GlyphFn)(int);
+bool has_glyph(int);
+struct FontLoader {
+  FontLoader() { contains = nullptr; load = nullptr; }
+  GlyphFn contains;
+  GlyphFn load;
+};
+const FontLoader *stb_loader() {
+  static FontLoader loader;
+  loader.contains = has_glyph;
+  return &loader;
+}
+bool glyph(const FontLoader *l, int c) {
+  if (!l->contains(c)) // no-warning
+    return false;
+  return l->load(c);
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: call through possibly empty callable 'l->load' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-2]]:10: note: check that 'l->load' is not empty before this call, e.g. 'if (l->load)'
+  // CHECK-NOTES: :[[@LINE-3]]:10: note: 'FontLoader::load' is not set by the only construction of 'FontLoader' in the project
+  // CHECK-NOTES: :[[@LINE-4]]:10: note: 'FontLoader' is constructed with 'FontLoader()', which leaves 'FontLoader::load' empty, in 'stb_loader' ({{.*}}.cpp:[[@LINE-11]])
+}
