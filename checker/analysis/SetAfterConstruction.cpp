@@ -136,13 +136,13 @@ public:
   bool VisitMemberExpr(MemberExpr *ME) {
     if (isa<FieldDecl>(ME->getMemberDecl()))
       if (const DeclRefExpr *Ref = objectReference(*ME))
-        InSetBase.insert(Ref);
+        MemberBases.insert(Ref);
     return true;
   }
 
   bool VisitDeclRefExpr(DeclRefExpr *DRE) {
     if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
-        V && V->isLocalVarDecl() && !InSetBase.count(DRE))
+        V && V->isLocalVarDecl() && !MemberBases.count(DRE))
       Out.Objects[V].Others.push_back(DRE);
     return true;
   }
@@ -173,7 +173,7 @@ private:
   const SetAfterConstruction::IsSetFn &IsSet;
   /// References to a local as the object of a data member access, visited
   /// after the access (pre-order): no use of the object.
-  llvm::SmallPtrSet<const DeclRefExpr *, 8> InSetBase;
+  llvm::SmallPtrSet<const DeclRefExpr *, 8> MemberBases;
 };
 
 } // namespace
