@@ -48,6 +48,11 @@ static StringRef stdName(const CXXRecordDecl &RD) {
   return RD.getName();
 }
 
+StringRef stdRecordName(QualType T) {
+  const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  return RD ? stdName(*RD) : "";
+}
+
 static QualType firstTemplateArg(const CXXRecordDecl &RD) {
   const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(&RD);
   if (!Spec || Spec->getTemplateArgs().size() == 0)

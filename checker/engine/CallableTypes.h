@@ -66,6 +66,11 @@ private:
   mutable llvm::DenseMap<const clang::CXXMethodDecl *, bool> InvokeCache;
 };
 
+/// The name of the record T (or T refers to) when it is declared in
+/// namespace std (libc++'s std::__1 included): "vector", "shared_ptr";
+/// "" for any other type.
+llvm::StringRef stdRecordName(clang::QualType T);
+
 } // namespace wrapguard
 
 #endif // WRAPGUARD_ENGINE_CALLABLETYPES_H

@@ -1,6 +1,7 @@
 //===- HandleConstructors.cpp - Is a freshly built handle empty? ----------===//
 
 #include "HandleConstructors.h"
+#include "CallableTypes.h"
 #include "StripNoise.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -194,10 +195,7 @@ Emptiness HandleConstructors::fieldAfter(const CXXConstructorDecl &Ctor,
 /// The std smart pointers and std::function: a default-constructed one is
 /// empty, and one made from a pointer is what the pointer is.
 static bool isStdNullableRecord(QualType T) {
-  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
-  if (!RD || !RD->isInStdNamespace() || !RD->getIdentifier())
-    return false;
-  StringRef N = RD->getName();
+  StringRef N = stdRecordName(T);
   return N == "shared_ptr" || N == "unique_ptr" || N == "function" ||
          N == "move_only_function";
 }

@@ -698,10 +698,7 @@ void Transfer::copyOrMoveConstruct(const CXXConstructExpr &CE,
 /// std::vector, std::deque and std::array: `v[i]` is the same element for
 /// the same container and index until the container changes.
 static bool isStdSequence(QualType T) {
-  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
-  if (!RD || !RD->isInStdNamespace() || !RD->getIdentifier())
-    return false;
-  StringRef N = RD->getName();
+  StringRef N = stdRecordName(T);
   return N == "vector" || N == "deque" || N == "array";
 }
 
@@ -729,10 +726,7 @@ bool Transfer::containerElement(const CXXOperatorCallExpr &OC) {
 }
 
 static bool isStdSmartPointer(QualType T) {
-  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
-  if (!RD || !RD->isInStdNamespace() || !RD->getIdentifier())
-    return false;
-  StringRef N = RD->getName();
+  StringRef N = stdRecordName(T);
   return N == "shared_ptr" || N == "unique_ptr";
 }
 
