@@ -91,8 +91,12 @@ public:
   }
 
   bool VisitExpr(Expr *E) {
-    if (const Expr *Tested = testedCallable(*E, C.Types, C.Ctx);
-        Tested && !normalises(*E, *Tested))
+    const Expr *Tested = testedCallable(*E, C.Types, C.Ctx);
+    if (!Tested || normalises(*E, *Tested))
+      return true;
+    if (assertsSet(*E))
+      noteAsserted(*Tested, E->getBeginLoc());
+    else
       noteTest(*Tested, E->getBeginLoc());
     return true;
   }
@@ -393,6 +397,29 @@ private:
       }
     }
     return false;
+  }
+
+  /// Whether Test is an assertion (`assert(f)`, `if (!f) abort();`): the
+  /// process ends when the value is empty, so the code states that it never
+  /// is there, which is no evidence that other uses may find it empty. Code
+  /// that throws instead reports an empty value to a caller that may go on:
+  /// that is a test (belief).
+  bool assertsSet(const Expr &Test) {
+    if (!Owner || !Owner->getBody())
+      return false;
+    return assertsNonEmpty(
+        Test, C.Indexes.of(*Owner).parents(),
+        [&](const FunctionDecl &FD) { return C.Summaries.neverReturns(FD); });
+  }
+
+  void noteAsserted(const Expr &Tested, SourceLocation Loc) {
+    if (!Owner)
+      return;
+    SourceSet S =
+        sourcesOf(Tested, *Owner, C.Ctx, C.Types, C.Indexes.of(*Owner));
+    FactLoc L = here(Loc);
+    for (const SourceUse &U : S.Sources)
+      keepFirst(C.Out.get(U.Key, U.Kind, U.Name).AssertedAt, L);
   }
 
   void noteTest(const Expr &Tested, SourceLocation Loc) {

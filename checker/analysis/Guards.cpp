@@ -6,6 +6,7 @@
 #include "StripNoise.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Basic/Builtins.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -164,10 +165,11 @@ std::vector<std::string> guardsAt(const Stmt &S, ParentMap &PM) {
   return Out;
 }
 
-/// The variables Cond proves non-empty when it evaluates to Holds.
+/// The tested expressions (`f` of `if (f)`) that Cond proves non-empty
+/// when it evaluates to Holds.
 static void nonEmptyWhen(const Expr *Cond, bool Holds,
                          const CallableTypes &Types, ASTContext &Ctx,
-                         std::vector<const VarDecl *> &Out) {
+                         std::vector<const Expr *> &Out) {
   Cond = stripNoise(Cond);
   if (!Cond)
     return;
@@ -182,6 +184,9 @@ static void nonEmptyWhen(const Expr *Cond, bool Holds,
     return;
   }
   const Expr *Tested = testedCallable(*Cond, Types, Ctx);
+  // `if (!p)`: stripNoise took off the pointer's conversion to bool.
+  if (!Tested && Types.isNullable(Cond->getType()))
+    Tested = Cond;
   if (!Tested)
     return;
   // `f == nullptr` holds when f is empty; every other test when it is not.
@@ -190,21 +195,157 @@ static void nonEmptyWhen(const Expr *Cond, bool Holds,
     IsEq = BO->getOpcode() == BO_EQ;
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Cond))
     IsEq = OC->getOperator() == OO_EqualEqual;
-  if (Holds == IsEq)
-    return;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(stripNoise(Tested)))
-    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
-      Out.push_back(V);
+  if (Holds != IsEq)
+    Out.push_back(stripNoise(Tested));
+}
+
+/// The tested expressions proven non-empty where S is evaluated.
+static std::vector<const Expr *> nonEmptyAt(const Stmt &S, ParentMap &PM,
+                                            const CallableTypes &Types,
+                                            ASTContext &Ctx) {
+  std::vector<const Expr *> Out;
+  forEachCondition(S, PM, [&](const Expr &Cond, bool Holds) {
+    nonEmptyWhen(&Cond, Holds, Types, Ctx, Out);
+  });
+  return Out;
 }
 
 std::vector<const VarDecl *> nonEmptyVarsAt(const Stmt &S, ParentMap &PM,
                                             const CallableTypes &Types,
                                             ASTContext &Ctx) {
   std::vector<const VarDecl *> Out;
-  forEachCondition(S, PM, [&](const Expr &Cond, bool Holds) {
-    nonEmptyWhen(&Cond, Holds, Types, Ctx, Out);
-  });
+  for (const Expr *Tested : nonEmptyAt(S, PM, Types, Ctx))
+    if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(Tested))
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+        Out.push_back(V);
   return Out;
+}
+
+std::vector<const FieldDecl *> nonEmptyFieldsAt(const Stmt &S, ParentMap &PM,
+                                                const CallableTypes &Types,
+                                                ASTContext &Ctx) {
+  std::vector<const FieldDecl *> Out;
+  for (const Expr *Tested : nonEmptyAt(S, PM, Types, Ctx))
+    if (const auto *ME = dyn_cast_or_null<MemberExpr>(Tested))
+      if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+        Out.push_back(F);
+  return Out;
+}
+
+/// Whether evaluating S ends the process on every evaluation: a call (or a
+/// temporary's destructor) for which Terminates holds. The operands that
+/// only some evaluations reach (the arms of `?:`, the right of `&&` and
+/// `||`) and lambda bodies do not count.
+static bool
+endsProcess(const Stmt *S,
+            llvm::function_ref<bool(const FunctionDecl &)> Terminates) {
+  if (!S || isa<LambdaExpr, BlockExpr>(S))
+    return false;
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(S))
+    return endsProcess(CO->getCond(), Terminates);
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isLogicalOp())
+    return endsProcess(BO->getLHS(), Terminates);
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    if (const FunctionDecl *FD = Call->getDirectCallee(); FD && Terminates(*FD))
+      return true;
+  if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(S))
+    if (const CXXDestructorDecl *D = Bind->getTemporary()->getDestructor();
+        D && Terminates(*D))
+      return true;
+  return llvm::any_of(S->children(), [&](const Stmt *Child) {
+    return endsProcess(Child, Terminates);
+  });
+}
+
+/// Whether control that enters Branch ends the process there: its
+/// statements, in order, reach one that does before any that could leave
+/// the branch (a `return`, a `break`, a statement with control flow).
+static bool
+branchEndsProcess(const Stmt *Branch,
+                  llvm::function_ref<bool(const FunctionDecl &)> Terminates) {
+  if (!Branch)
+    return false;
+  if (const auto *CS = dyn_cast<CompoundStmt>(Branch)) {
+    for (const Stmt *S : CS->body()) {
+      if (!isa<Expr, DeclStmt, NullStmt, DoStmt>(S))
+        return false;
+      if (branchEndsProcess(S, Terminates))
+        return true;
+      if (isa<DoStmt>(S))
+        return false;
+    }
+    return false;
+  }
+  // `do { ... } while (0)`, the usual body of a statement macro.
+  if (const auto *Do = dyn_cast<DoStmt>(Branch))
+    return branchEndsProcess(Do->getBody(), Terminates);
+  if (isa<Expr, DeclStmt>(Branch))
+    return endsProcess(Branch, Terminates);
+  return false;
+}
+
+/// Whether no call of FD can throw: a non-throwing exception specification,
+/// or C linkage (C code does not throw).
+static bool cannotThrow(const FunctionDecl &FD) {
+  if (FD.isExternC())
+    return true;
+  const auto *Proto = FD.getType()->getAs<FunctionProtoType>();
+  return Proto && Proto->isNothrow(/*ResultIfDependent=*/false);
+}
+
+bool assertsNonEmpty(
+    const Expr &Test, ParentMap &PM,
+    llvm::function_ref<bool(const FunctionDecl &)> NeverReturns) {
+  auto Terminates = [&](const FunctionDecl &FD) {
+    return cannotThrow(FD) && NeverReturns(FD);
+  };
+  // What Cur evaluates to when the tested value is empty: `f == nullptr` is
+  // true, every other test (`f`, `f != nullptr`, `o.has_value()`) false.
+  bool WhenEmpty = false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(&Test))
+    WhenEmpty = BO->getOpcode() == BO_EQ;
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(&Test))
+    WhenEmpty = OC->getOperator() == OO_EqualEqual;
+  const Stmt *Cur = &Test;
+  for (const Stmt *P = PM.getParent(Cur); P; Cur = P, P = PM.getParent(P)) {
+    if (isa<ParenExpr, ImplicitCastExpr, ExplicitCastExpr, ExprWithCleanups>(P))
+      continue;
+    if (const auto *UO = dyn_cast<UnaryOperator>(P)) {
+      if (UO->getOpcode() != UO_LNot)
+        return false;
+      WhenEmpty = !WhenEmpty;
+      continue;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
+      // An empty value decides `a && b` only when it makes its side false,
+      // and `a || b` only when it makes its side true.
+      if ((BO->getOpcode() == BO_LAnd && !WhenEmpty) ||
+          (BO->getOpcode() == BO_LOr && WhenEmpty))
+        continue;
+      return false;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(P)) {
+      // `__builtin_expect(!(cond), 0)`, in the checking macros.
+      if (Call->getBuiltinCallee() == Builtin::BI__builtin_expect &&
+          Call->getNumArgs() >= 1 && Call->getArg(0) == Cur)
+        continue;
+      return false;
+    }
+    if (const auto *If = dyn_cast<IfStmt>(P)) {
+      if (If->getCond() != Cur)
+        return false;
+      return branchEndsProcess(WhenEmpty ? If->getThen() : If->getElse(),
+                               Terminates);
+    }
+    if (const auto *CO = dyn_cast<ConditionalOperator>(P)) {
+      if (CO->getCond() != Cur)
+        return false;
+      return endsProcess(WhenEmpty ? CO->getTrueExpr() : CO->getFalseExpr(),
+                         Terminates);
+    }
+    return false;
+  }
+  return false;
 }
 
 const Expr *testedCallable(const Expr &E, const CallableTypes &Types,

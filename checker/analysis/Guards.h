@@ -23,6 +23,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/ParentMap.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,11 +55,29 @@ std::vector<const clang::VarDecl *> nonEmptyVarsAt(const clang::Stmt &S,
                                                    const CallableTypes &Types,
                                                    clang::ASTContext &Ctx);
 
+/// The fields (of any object) that the enclosing `if`s and `?:` on the
+/// branch taken, and the early exits before S, prove non-empty where S is
+/// evaluated (`if (io.get_fn != NULL) install(...)`).
+std::vector<const clang::FieldDecl *>
+nonEmptyFieldsAt(const clang::Stmt &S, clang::ParentMap &PM,
+                 const CallableTypes &Types, clang::ASTContext &Ctx);
+
 /// If E tests a nullable callable for emptiness (`if (f)`, `f != nullptr`,
 /// `o.has_value()`, `static_cast<bool>(p)`), the tested expression.
 const clang::Expr *testedCallable(const clang::Expr &E,
                                   const CallableTypes &Types,
                                   clang::ASTContext &Ctx);
+
+/// Whether Test, a test of a nullable callable (see testedCallable), is an
+/// assertion: the branch an empty value takes (of an `if`, a `?:`, or what
+/// `assert` and `CHECK` expand to) ends the process, by a call (or a
+/// temporary's destructor) that never returns, by NeverReturns, and cannot
+/// throw. A branch that throws makes no assertion: a caller may catch the
+/// exception and go on, so that code treats an empty value as one that can
+/// occur.
+bool assertsNonEmpty(
+    const clang::Expr &Test, clang::ParentMap &PM,
+    llvm::function_ref<bool(const clang::FunctionDecl &)> NeverReturns);
 
 /// Negates an atom.
 std::string negateAtom(llvm::StringRef Atom);

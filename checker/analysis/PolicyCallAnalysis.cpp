@@ -128,6 +128,9 @@ private:
   /// A nullable-callable class's own operator() or invoke method calling
   /// the class's callable: the handle's callers are the ones to check it.
   bool isHandleInvoking(const CallSite &Site, const FunctionDecl &FD);
+  /// A lambda's call through a field that the code making the lambda tested
+  /// set before making it.
+  bool madeWhereFieldSet(const CallSite &Site, const FunctionDecl &FD);
   bool defer(const PolicyCallVerdict &V, const FunctionDecl &FD, StringRef Name,
              const CaptureState *Cap, Finding &F);
 };
@@ -256,6 +259,14 @@ PolicyCallAnalyzer::Impl::judge(const PolicyCallVerdict &V,
   }
   if (State == Emptiness::Unknown && isHandleInvoking(V.Site, FD))
     return std::nullopt;
+  // A lambda made only where the field it calls through was tested set
+  // (imgui's `if (io.GetClipboardTextFn != NULL) platform.get = [](Ctx *c) {
+  // return c->IO.GetClipboardTextFn(..); };`) exists only for such objects:
+  // the test is the project's evidence that the field is set where the
+  // lambda runs. A correlation, not a proof, so StrictMode still reports it.
+  if (State == Emptiness::Unknown && !Opts.StrictMode &&
+      madeWhereFieldSet(V.Site, FD))
+    return std::nullopt;
   if (State == Emptiness::Unknown) {
     // Of unknown origin here: the project's facts decide, and StrictMode
     // reports it in any case (with the facts' evidence when there is some).
@@ -287,6 +298,44 @@ bool PolicyCallAnalyzer::Impl::isHandleInvoking(const CallSite &Site,
            UO && UO->getOpcode() == UO_Deref)
     Obj = UO->getSubExpr()->IgnoreParenImpCasts();
   return isa<CXXThisExpr>(Obj);
+}
+
+namespace {
+/// Finds the lambda expression of a closure class in a body.
+class LambdaFinder : public RecursiveASTVisitor<LambdaFinder> {
+public:
+  explicit LambdaFinder(const CXXRecordDecl &Closure) : Closure(Closure) {}
+  bool VisitLambdaExpr(LambdaExpr *L) {
+    if (L->getLambdaClass() == &Closure)
+      Found = L;
+    return !Found;
+  }
+  const LambdaExpr *Found = nullptr;
+
+private:
+  const CXXRecordDecl &Closure;
+};
+} // namespace
+
+bool PolicyCallAnalyzer::Impl::madeWhereFieldSet(const CallSite &Site,
+                                                 const FunctionDecl &FD) {
+  const auto *ME = dyn_cast<MemberExpr>(stripNoise(Site.Callable));
+  const auto *Field = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+  const auto *MD = dyn_cast<CXXMethodDecl>(&FD);
+  if (!Field || !MD || !MD->getParent()->isLambda())
+    return false;
+  const auto *Enclosing =
+      dyn_cast<FunctionDecl>(MD->getParent()->getDeclContext());
+  if (!Enclosing || !Enclosing->getBody())
+    return false;
+  LambdaFinder Find(*MD->getParent());
+  Find.TraverseStmt(Enclosing->getBody());
+  if (!Find.Found)
+    return false;
+  return llvm::is_contained(nonEmptyFieldsAt(*Find.Found,
+                                             Indexes.of(*Enclosing).parents(),
+                                             Types, Ctx),
+                            Field);
 }
 
 std::optional<CaptureState>

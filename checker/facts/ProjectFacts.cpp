@@ -210,6 +210,7 @@ void SourceFacts::merge(const SourceFacts &Other) {
   Tested += Other.Tested;
   Untested += Other.Untested;
   keepFirst(TestedAt, Other.TestedAt);
+  keepFirst(AssertedAt, Other.AssertedAt);
   for (const auto &[Key, Ctor] : Other.Constructors) {
     // A constructor is defined once, but a TU that saw only its declaration
     // records nothing.
@@ -396,6 +397,7 @@ static json::Value sourceToJSON(const SourceFacts &S) {
   if (S.Untested)
     O["untested"] = S.Untested;
   putLoc(O, "testedAt", S.TestedAt);
+  putLoc(O, "assertedAt", S.AssertedAt);
   if (!S.Constructors.empty()) {
     json::Object Ctors;
     for (const auto &[Key, C] : S.Constructors)
@@ -567,6 +569,7 @@ static Error sourceFromJSON(StringRef Key, const json::Value &V,
       return bad("source '" + Key + "' has a bad '" + Name + "' count");
   if (!factLocFromJSON(O->get("emptyReturn"), S.EmptyReturn) ||
       !factLocFromJSON(O->get("testedAt"), S.TestedAt) ||
+      !factLocFromJSON(O->get("assertedAt"), S.AssertedAt) ||
       !factLocFromJSON(O->get("emptiedAt"), S.EmptiedAt) ||
       !factLocFromJSON(O->get("setAt"), S.SetAt) ||
       !factLocFromJSON(O->get("changedAt"), S.ChangedAt) ||

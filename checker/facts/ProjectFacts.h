@@ -179,6 +179,10 @@ struct SourceFacts {
   unsigned Tested = 0;
   unsigned Untested = 0;
   FactLoc TestedAt; ///< The first tested use, in (file, offset) order.
+  /// The first assertion that a value from this source is set (`assert(f)`,
+  /// a test whose empty branch ends the process): no belief, but for a
+  /// field, the project's statement that whoever makes the object sets it.
+  FactLoc AssertedAt;
 
   // Fields: each constructor seen (by its function key), and one place that
   // empties it.

@@ -341,9 +341,11 @@ private:
              (!Ctor.Condition.empty() && !holds(Ctor.Condition));
     });
     bool AllSet = Unset == F.Constructors.end();
-    // Set from outside (two-phase setup, a setter): a constructor that
-    // leaves it empty says nothing about the objects that are called.
-    if (!AllSet && !F.SetAt.valid()) {
+    // Set from outside (two-phase setup, a setter), or asserted set where
+    // the objects come in (imgui's `AddContextHook` asserts the hook's
+    // callback): a constructor that leaves it empty says nothing about the
+    // objects that are called.
+    if (!AllSet && !F.SetAt.valid() && !F.AssertedAt.valid()) {
       const CtorFact &Ctor = Unset->second;
       Why.push_back(
           {Ctor.SetsField

@@ -173,6 +173,25 @@ TEST(EvidenceConstructions, NoConstructionKeepsTheConstructorRule) {
                                 "(backend.h:10)");
 }
 
+TEST(EvidenceConstructions, AnAssertionSetsTheConstructorRuleAside) {
+  // The project asserts the field set where the objects come in: whoever
+  // makes one (a user of the library) sets it, so the constructor that
+  // leaves it empty is no evidence. Positive evidence still decides.
+  ProjectFacts F = backend();
+  F.get("m:pad", SourceKind::Field, "Backend::pad").AssertedAt =
+      at("/p/registry.cpp", 12, "add_backend");
+  EXPECT_FALSE(resolve(F, call("m:pad")).Report);
+  F.get("m:pad", SourceKind::Field, "Backend::pad").EmptiedAt =
+      at("/p/registry.cpp", 30, "reset");
+  EXPECT_TRUE(resolve(F, call("m:pad")).Report);
+  // An assertion is not a test: it makes no belief.
+  ProjectFacts G = backend();
+  G.get("m:pad", SourceKind::Field, "Backend::pad").AssertedAt =
+      at("/p/registry.cpp", 12, "add_backend");
+  G.get("m:pad", SourceKind::Field, "Backend::pad").Untested = 2;
+  EXPECT_FALSE(resolve(G, call("m:pad")).Report);
+}
+
 TEST(EvidenceConstructions, MissingTUsSetTheConstructorRuleAside) {
   // A TU that did not parse may hold the constructions that count.
   ProjectFacts F = backend();

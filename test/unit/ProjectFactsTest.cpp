@@ -117,6 +117,7 @@ ProjectFacts factsA() {
   SourceFacts &Field = F.get("m:hook", SourceKind::Field, "Hooks::after_step");
   Field.Constructors["c:ctor1"] = ctor("Hooks()", true, loc("/p/h.cpp", 3, 30));
   Field.EmptiedAt = loc("/p/z.cpp", 50, 900, "reset_all");
+  Field.AssertedAt = loc("/p/h.cpp", 40, 800, "add_hook");
   F.get("p:train#0", SourceKind::Parameter, "cb").Untested = 4;
   return F;
 }
@@ -133,6 +134,7 @@ ProjectFacts factsB() {
   Field.Constructors["c:ctor2"] =
       ctor("Hooks(int)", false, loc("/p/h.cpp", 5, 60));
   Field.EmptiedAt = loc("/p/y.cpp", 10, 100, "clear");
+  Field.AssertedAt = loc("/p/h.cpp", 12, 200, "install");
   F.get("f:other", SourceKind::Function, "other").Definition =
       Emptiness::AlwaysEmpty;
   return F;
@@ -173,6 +175,7 @@ TEST(ProjectFactsMerge, SumsCountsAndKeepsTheSmallestLocations) {
   ASSERT_NE(Field, nullptr);
   EXPECT_EQ(Field->Constructors.size(), 2u);
   EXPECT_EQ(Field->EmptiedAt.File, "/p/y.cpp");
+  EXPECT_EQ(Field->AssertedAt.Function, "install");
   EXPECT_EQ(F.find("p:train#0")->Untested, 4u);
   EXPECT_EQ(F.find("f:other")->Definition, Emptiness::AlwaysEmpty);
 }
@@ -229,6 +232,8 @@ TEST(ProjectFactsJSON, RoundTrips) {
   EXPECT_FALSE(Field->Constructors.at("c:ctor2").SetsField);
   EXPECT_EQ(Field->Constructors.at("c:ctor2").Loc.Line, 5u);
   EXPECT_EQ(Field->EmptiedAt.Function, "clear");
+  EXPECT_EQ(Field->AssertedAt.Line, 12u);
+  EXPECT_EQ(Field->AssertedAt.Function, "install");
   const SourceFacts *Fn = Back->find("f:select");
   EXPECT_EQ(Fn->EmptyReturn.Line, 41u);
   EXPECT_EQ(Fn->EmptyReturn.Offset, 700u);
