@@ -79,10 +79,11 @@ struct Collector {
 class BodyWalker : public RecursiveASTVisitor<BodyWalker> {
 public:
   using Process = llvm::function_ref<void(const FunctionDecl &)>;
-  /// Owner is null for a global's initializer, named by Global.
+  /// Owner is null for a global's initializer, GlobalVar.
   BodyWalker(const FunctionDecl *Owner, Collector &C, Process Nested,
-             std::string Global = "")
-      : Owner(Owner), C(C), Nested(Nested), Global(std::move(Global)) {}
+             const VarDecl *GlobalVar = nullptr)
+      : Owner(Owner), C(C), Nested(Nested), GlobalVar(GlobalVar),
+        Global(GlobalVar ? GlobalVar->getQualifiedNameAsString() : "") {}
 
   bool TraverseLambdaExpr(LambdaExpr *L) {
     if (!L->getDependentCallOperator())
@@ -187,10 +188,15 @@ private:
     std::optional<Construction> K = C.Cs.at(E, Owner);
     if (!K || K->ClassKey.empty())
       return;
-    if (!Owner)
+    if (!Owner) {
       K->Fact.At.Function = Global;
-    else
+      if (GlobalVar && GlobalVar->getInit() &&
+          stripNoise(GlobalVar->getInit()) == stripNoise(&E))
+        K->Fact.SetAfter =
+            C.SetAfter.fieldsSetBeforeReached(*GlobalVar, *K->Class);
+    } else {
       K->Fact.SetAfter = C.SetAfter.fieldsSetAfter(E, *K->Class, *Owner);
+    }
     // With its template arguments: each specialization is a class of its
     // own (classKey), and the notes say which (`Op<false>`).
     std::string Name;
@@ -409,7 +415,7 @@ private:
       return false;
     return assertsNonEmpty(
         Test, C.Indexes.of(*Owner).parents(),
-        [&](const FunctionDecl &FD) { return C.Summaries.neverReturns(FD); });
+        [&](const FunctionDecl &FD) { return C.Summaries.endsProcess(FD); });
   }
 
   void noteAsserted(const Expr &Tested, SourceLocation Loc) {
@@ -472,6 +478,8 @@ private:
   const FunctionDecl *Owner;
   Collector &C;
   Process Nested;
+  /// The global whose initializer is walked (Owner is null).
+  const VarDecl *GlobalVar;
   std::string Global;
   llvm::SmallPtrSet<const InitListExpr *, 8> Seen;
 };
@@ -517,8 +525,7 @@ public:
         !VD->getDeclContext()->isDependentContext() &&
         !VD->getType()->isDependentType() && !isa<ParmVarDecl>(VD)) {
       auto Nested = [this](const FunctionDecl &L) { processFunction(L); };
-      BodyWalker(nullptr, C, Nested, VD->getQualifiedNameAsString())
-          .TraverseStmt(VD->getInit());
+      BodyWalker(nullptr, C, Nested, VD).TraverseStmt(VD->getInit());
     }
     return true;
   }

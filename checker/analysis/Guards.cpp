@@ -284,21 +284,9 @@ branchEndsProcess(const Stmt *Branch,
   return false;
 }
 
-/// Whether no call of FD can throw: a non-throwing exception specification,
-/// or C linkage (C code does not throw).
-static bool cannotThrow(const FunctionDecl &FD) {
-  if (FD.isExternC())
-    return true;
-  const auto *Proto = FD.getType()->getAs<FunctionProtoType>();
-  return Proto && Proto->isNothrow(/*ResultIfDependent=*/false);
-}
-
 bool assertsNonEmpty(
     const Expr &Test, ParentMap &PM,
-    llvm::function_ref<bool(const FunctionDecl &)> NeverReturns) {
-  auto Terminates = [&](const FunctionDecl &FD) {
-    return cannotThrow(FD) && NeverReturns(FD);
-  };
+    llvm::function_ref<bool(const FunctionDecl &)> Terminates) {
   // What Cur evaluates to when the tested value is empty: `f == nullptr` is
   // true, every other test (`f`, `f != nullptr`, `o.has_value()`) false.
   bool WhenEmpty = false;

@@ -71,13 +71,13 @@ const clang::Expr *testedCallable(const clang::Expr &E,
 /// Whether Test, a test of a nullable callable (see testedCallable), is an
 /// assertion: the branch an empty value takes (of an `if`, a `?:`, or what
 /// `assert` and `CHECK` expand to) ends the process, by a call (or a
-/// temporary's destructor) that never returns, by NeverReturns, and cannot
-/// throw. A branch that throws makes no assertion: a caller may catch the
-/// exception and go on, so that code treats an empty value as one that can
-/// occur.
+/// temporary's destructor) for which Terminates holds (NeverReturns'
+/// endsProcess). A branch that throws makes no assertion: a caller may catch
+/// the exception and go on, so that code treats an empty value as one that
+/// can occur.
 bool assertsNonEmpty(
     const clang::Expr &Test, clang::ParentMap &PM,
-    llvm::function_ref<bool(const clang::FunctionDecl &)> NeverReturns);
+    llvm::function_ref<bool(const clang::FunctionDecl &)> Terminates);
 
 /// Negates an atom.
 std::string negateAtom(llvm::StringRef Atom);

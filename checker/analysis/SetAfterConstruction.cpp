@@ -178,6 +178,57 @@ private:
 
 } // namespace
 
+/// Each reference to a global of internal linkage, with the function whose
+/// body holds it (null: a global's initializer, or a default argument).
+struct SetAfterConstruction::GlobalRefs {
+  struct Ref {
+    const DeclRefExpr *Expr;
+    const FunctionDecl *Fn;
+  };
+  llvm::DenseMap<const VarDecl *, std::vector<Ref>> Of;
+};
+
+namespace {
+
+/// Fills GlobalRefs over the TU's user code. A lambda's references count as
+/// its enclosing function's, where nothing can prove a set before them.
+class GlobalRefReader : public RecursiveASTVisitor<GlobalRefReader> {
+public:
+  GlobalRefReader(SetAfterConstruction::GlobalRefs &Out,
+                  const SourceManager &SM)
+      : Out(Out), SM(SM) {}
+
+  bool TraverseDecl(Decl *D) {
+    if (!D)
+      return true;
+    if (!isa<TranslationUnitDecl>(D) && SM.isInSystemHeader(D->getLocation()))
+      return true;
+    const auto *FD = dyn_cast<FunctionDecl>(D);
+    if (!FD || !FD->hasBody())
+      return RecursiveASTVisitor::TraverseDecl(D);
+    const FunctionDecl *Outer = Current;
+    Current = FD;
+    bool Go = RecursiveASTVisitor::TraverseDecl(D);
+    Current = Outer;
+    return Go;
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+        V && V->hasGlobalStorage() && !V->isStaticLocal() &&
+        !V->isExternallyVisible())
+      Out.Of[V].push_back({DRE, Current});
+    return true;
+  }
+
+private:
+  SetAfterConstruction::GlobalRefs &Out;
+  const SourceManager &SM;
+  const FunctionDecl *Current = nullptr;
+};
+
+} // namespace
+
 SetAfterConstruction::SetAfterConstruction(ASTContext &Ctx,
                                            const CallableTypes &Types,
                                            BodyIndexes &Indexes, IsSetFn IsSet)
@@ -270,6 +321,68 @@ SetAfterConstruction::fieldsSetAfter(const Expr &E, const CXXRecordDecl &RD,
   llvm::sort(Fields);
   Fields.erase(std::unique(Fields.begin(), Fields.end()), Fields.end());
   return Fields;
+}
+
+const SetAfterConstruction::GlobalRefs &SetAfterConstruction::globalRefs() {
+  if (!Globals) {
+    Globals = std::make_unique<GlobalRefs>();
+    GlobalRefReader(*Globals, Ctx.getSourceManager())
+        .TraverseDecl(Ctx.getTranslationUnitDecl());
+  }
+  return *Globals;
+}
+
+std::vector<unsigned>
+SetAfterConstruction::fieldsSetBeforeReached(const VarDecl &G,
+                                             const CXXRecordDecl &RD) {
+  if (!G.hasGlobalStorage() || G.isStaticLocal() || G.isExternallyVisible())
+    return {};
+  auto Refs = globalRefs().Of.find(&G);
+  if (Refs == globalRefs().Of.end())
+    return {};
+  // The fields every pointer taken to G has set before its first use; none
+  // until one is seen.
+  std::optional<std::vector<unsigned>> Set;
+  // Fields read straight from G (`loader.load(..)`), maybe before any set.
+  llvm::SmallPtrSet<const FieldDecl *, 4> ReadDirectly;
+  for (const GlobalRefs::Ref &R : Refs->second) {
+    if (!R.Fn || !R.Fn->getBody())
+      return {};
+    ParentMap &PM = Indexes.of(*R.Fn).parents();
+    const Stmt *P =
+        PM.getParentIgnoreParenImpCasts(const_cast<DeclRefExpr *>(R.Expr));
+    if (const auto *ME = dyn_cast_or_null<MemberExpr>(P)) {
+      const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+      if (!FD)
+        return {}; // A method call may let it escape.
+      std::optional<Assignment> A = assignmentOf(
+          PM.getParentIgnoreParenImpCasts(const_cast<MemberExpr *>(ME)));
+      if (FD->getParent() == &RD && Types.isNullable(FD->getType()) &&
+          !(A && stripNoise(A->LHS) == ME))
+        ReadDirectly.insert(FD);
+      continue;
+    }
+    const auto *Addr = dyn_cast_or_null<UnaryOperator>(P);
+    if (!Addr || Addr->getOpcode() != UO_AddrOf)
+      return {};
+    std::vector<unsigned> Here = fieldsSetAfter(*Addr, RD, *R.Fn);
+    if (!Set) {
+      Set = std::move(Here);
+      continue;
+    }
+    std::vector<unsigned> Both;
+    std::set_intersection(Set->begin(), Set->end(), Here.begin(), Here.end(),
+                          std::back_inserter(Both));
+    *Set = std::move(Both);
+  }
+  if (!Set)
+    return {};
+  llvm::erase_if(*Set, [&](unsigned Index) {
+    return llvm::any_of(ReadDirectly, [&](const FieldDecl *F) {
+      return F->getFieldIndex() == Index;
+    });
+  });
+  return *Set;
 }
 
 } // namespace wrapguard

@@ -55,17 +55,30 @@ public:
                                        const clang::CXXRecordDecl &RD,
                                        const clang::FunctionDecl &Owner);
 
+  /// The callable fields of RD (indexes, sorted) set on G, a global of
+  /// internal linkage (`static Loader loader;`), before anything can reach
+  /// it: every function of the TU that names G takes its address into a
+  /// local pointer and sets the field through it as fieldsSetAfter asks
+  /// (`Loader *l = &loader; l->load = f; return l;`), or only reads and
+  /// writes its other data members. Anything else gives none.
+  std::vector<unsigned> fieldsSetBeforeReached(const clang::VarDecl &G,
+                                               const clang::CXXRecordDecl &RD);
+
   /// What one body does to its local objects (defined in the .cpp).
   struct Body;
+  /// Where the TU names its globals of internal linkage.
+  struct GlobalRefs;
 
 private:
   Body &body(const clang::FunctionDecl &Owner);
+  const GlobalRefs &globalRefs();
 
   clang::ASTContext &Ctx;
   const CallableTypes &Types;
   BodyIndexes &Indexes;
   IsSetFn IsSet;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<Body>> Bodies;
+  std::unique_ptr<GlobalRefs> Globals;
 };
 
 } // namespace wrapguard

@@ -32,7 +32,7 @@ static const FunctionDecl *directCallee(const CallExpr &Call) {
   return nullptr;
 }
 
-const FunctionDecl *NeverReturns::stopsAt(const CFGElement &Elt) {
+const FunctionDecl *NeverReturns::stopsAt(const CFGElement &Elt, bool Process) {
   const FunctionDecl *Callee = nullptr;
   if (auto S = Elt.getAs<CFGStmt>()) {
     if (const auto *Call = dyn_cast<CallExpr>(S->getStmt()))
@@ -42,18 +42,36 @@ const FunctionDecl *NeverReturns::stopsAt(const CFGElement &Elt) {
   } else if (auto D = Elt.getAs<CFGImplicitDtor>()) {
     Callee = D->getDestructorDecl(Ctx);
   }
-  return Callee && (*this)(*Callee) ? Callee : nullptr;
+  return Callee && ask(*Callee, Process) ? Callee : nullptr;
 }
 
 bool NeverReturns::operator()(const FunctionDecl &FD) {
+  return ask(FD, /*Process=*/false);
+}
+
+bool NeverReturns::endsProcess(const FunctionDecl &FD) {
+  return ask(FD, /*Process=*/true);
+}
+
+/// Whether no call of FD can throw: a non-throwing exception specification,
+/// or C linkage (C code does not throw).
+static bool cannotThrow(const FunctionDecl &FD) {
+  if (FD.isExternC())
+    return true;
+  const auto *Proto = FD.getType()->getAs<FunctionProtoType>();
+  return Proto && Proto->isNothrow(/*ResultIfDependent=*/false);
+}
+
+bool NeverReturns::ask(const FunctionDecl &FD, bool Process) {
   // Asked at every call the engine meets: the answer for each declaration
   // is kept, negative ones included.
+  auto &Answers = Process ? ProcessCache : Cache;
   const FunctionDecl *Key = FD.getCanonicalDecl();
-  auto It = Cache.find(Key);
-  if (It != Cache.end())
+  auto It = Answers.find(Key);
+  if (It != Answers.end())
     return It->second;
-  if (FD.isNoReturn())
-    return Cache[Key] = true;
+  if (FD.isNoReturn() && (!Process || cannotThrow(FD)))
+    return Answers[Key] = true;
   // Only what could end a path in a project's code is read: functions that
   // return nothing (a function that returns a value has a reason to), and
   // constructors and destructors (fatal log-message objects). A system
@@ -62,28 +80,28 @@ bool NeverReturns::operator()(const FunctionDecl &FD) {
   if (!FD.getReturnType()->isVoidType() || !FD.hasBody(Def) || !Def ||
       Def->isDependentContext() ||
       Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
-    return Cache[Key] = false;
+    return Answers[Key] = false;
   if (const auto *MD = dyn_cast<CXXMethodDecl>(Def))
     if (MD->isVirtual() && !MD->hasAttr<FinalAttr>() &&
         !MD->getParent()->hasAttr<FinalAttr>())
-      return Cache[Key] = false; // Callers may reach an override.
+      return Answers[Key] = false; // Callers may reach an override.
   if (InProgress.size() >= MaxNeverReturnsDepth || InProgress.count(Key)) {
     Truncated = true;
     return false;
   }
   bool OuterTruncated = std::exchange(Truncated, false);
   InProgress.insert(Key);
-  bool Result = ofDefinition(*Def);
+  bool Result = ofDefinition(*Def, Process);
   InProgress.erase(Key);
   // "Never returns" holds whatever was cut short (a cut-short callee was
   // taken to return); "returns" may not.
   if (Result || !Truncated)
-    Cache[Key] = Result;
+    Answers[Key] = Result;
   Truncated |= OuterTruncated;
   return Result;
 }
 
-bool NeverReturns::ofDefinition(const FunctionDecl &Def) {
+bool NeverReturns::ofDefinition(const FunctionDecl &Def, bool Process) {
   CFG::BuildOptions Opts;
   // Destructors and temporaries' destructors run code too: a fatal log
   // message object that throws when it dies (`Fatal() << msg;`) ends the
@@ -106,17 +124,21 @@ bool NeverReturns::ofDefinition(const FunctionDecl &Def) {
     const CFGBlock *B = Work.pop_back_val();
     if (B == &Exit)
       return false;
-    if (B->hasNoReturnElement())
+    // Clang marks the blocks of declared-noreturn calls, throwing or not.
+    if (B->hasNoReturnElement() && !Process)
       continue;
     bool Stops = false, Throws = false;
     for (const CFGElement &Elt : *B) {
       if (auto S = Elt.getAs<CFGStmt>())
         Throws |= isa<CXXThrowExpr>(S->getStmt());
-      if (stopsAt(Elt)) {
+      if (stopsAt(Elt, Process)) {
         Stops = true;
         break;
       }
     }
+    // A throw leaves the function, and the process goes on in a caller.
+    if (Throws && Process && !Stops)
+      return false;
     if (Stops)
       continue;
     for (const CFGBlock *Succ : B->succs()) {

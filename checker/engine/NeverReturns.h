@@ -33,16 +33,28 @@ public:
   /// non-virtual definition none of whose paths returns.
   bool operator()(const clang::FunctionDecl &FD);
 
+  /// Whether every call of FD ends the process: it neither returns nor
+  /// throws. Declared noreturn and non-throwing (`abort`, `exit`,
+  /// `__assert_fail`, a `noexcept` or C-linkage function), or a visible
+  /// definition every path of which ends in such a call. What `assert`
+  /// and aborting `CHECK` macros call on failure, unlike a function that
+  /// throws, which a caller may catch.
+  bool endsProcess(const clang::FunctionDecl &FD);
+
   /// The function a CFG element calls that never returns (a call, a
   /// construction, a destructor run at a scope's or a temporary's end), or
-  /// null.
-  const clang::FunctionDecl *stopsAt(const clang::CFGElement &Elt);
+  /// null. With Process, one that ends the process.
+  const clang::FunctionDecl *stopsAt(const clang::CFGElement &Elt,
+                                     bool Process = false);
 
 private:
-  bool ofDefinition(const clang::FunctionDecl &Def);
+  /// The two questions share the walk: Process asks endsProcess.
+  bool ask(const clang::FunctionDecl &FD, bool Process);
+  bool ofDefinition(const clang::FunctionDecl &Def, bool Process);
 
   clang::ASTContext &Ctx;
   llvm::DenseMap<const clang::FunctionDecl *, bool> Cache;
+  llvm::DenseMap<const clang::FunctionDecl *, bool> ProcessCache;
   llvm::SmallPtrSet<const clang::FunctionDecl *, 8> InProgress;
   /// Set when an answer in progress met the depth bound or a recursion:
   /// such answers ("returns") are not cached, so that the order functions

@@ -43,6 +43,10 @@ public:
   bool isLoader(const clang::FunctionDecl &FD) override;
   /// Whether no call of FD returns (see NeverReturns.h).
   bool neverReturns(const clang::FunctionDecl &FD) { return NoReturn(FD); }
+  /// Whether every call of FD ends the process (see NeverReturns.h).
+  bool endsProcess(const clang::FunctionDecl &FD) {
+    return NoReturn.endsProcess(FD);
+  }
 
   /// Summary of a definition's returns; Unknown when not every return is
   /// understood or the analysis went over budget. EmptyAt, when given,

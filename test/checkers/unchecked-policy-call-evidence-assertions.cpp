@@ -9,6 +9,7 @@
 // may catch the exception and go on, so that code handles an empty value.
 
 #include <cassert>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
@@ -31,6 +32,13 @@ Hook find_loader(const char *name);
   } while (0)
 
 [[noreturn]] void die(const char *why) noexcept;
+// A project's own fatal error: no exception specification, a body that aborts.
+[[noreturn]] void fatal(const char *why) {
+  std::fputs(why, stderr);
+  std::abort();
+}
+// A function that never returns because it throws.
+[[noreturn]] void raise_error(const char *why) { throw std::runtime_error(why); }
 
 // Hard negatives: every test of these sources is an assertion.
 int install(const char *n) {
@@ -61,7 +69,32 @@ int filter(const char *n) {
   return find_filter(n)(2); // no-warning
 }
 
-// True neighbours. A test that throws is belief.
+Hook find_codec(const char *name);
+int codec_checked(const char *n) {
+  Hook h = find_codec(n);
+  if (!h)
+    fatal("no codec");
+  return h(1);
+}
+int codec(const char *n) {
+  return find_codec(n)(2); // no-warning
+}
+
+// True neighbours. A test that throws is belief, through a function too.
+Hook find_sink(const char *name);
+int sink_checked(const char *n) {
+  Hook h = find_sink(n);
+  if (!h)
+    raise_error("no sink");
+  return h(1);
+}
+int sink(const char *n) {
+  return find_sink(n)(2);
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: call through possibly empty callable 'find_sink(n)' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-2]]:10: note: check that 'find_sink(n)' is not empty before this call, e.g. 'if (find_sink(n))'
+  // CHECK-NOTES: :[[@LINE-3]]:10: note: a value from 'find_sink' is checked for emptiness in 'sink_checked' ({{.*}}.cpp:[[@LINE-8]])
+}
+
 int read_checked(const char *n) {
   Hook h = find_reader(n);
   if (!h)

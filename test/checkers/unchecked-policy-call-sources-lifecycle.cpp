@@ -283,3 +283,49 @@ bool glyph(const FontLoader *l, int c) {
   // CHECK-NOTES: :[[@LINE-3]]:10: note: 'FontLoader::load' is not set by the only construction of 'FontLoader' in the project
   // CHECK-NOTES: :[[@LINE-4]]:10: note: 'FontLoader' is constructed with 'FontLoader()', which leaves 'FontLoader::load' empty, in 'stb_loader' ({{.*}}.cpp:[[@LINE-11]])
 }
+
+// A global of internal linkage that every function naming it fills through a
+// pointer before handing it out (imgui's FreeType loader): that construction
+// leaves nothing empty. A member no function sets is still left empty.
+struct Codec {
+  Codec() { encode = nullptr; flush = nullptr; }
+  GlyphFn encode;
+  GlyphFn flush;
+};
+static Codec g_codec;
+const Codec *get_codec() {
+  Codec *c = &g_codec;
+  c->encode = has_glyph;
+  return c;
+}
+bool encode_checked(const Codec *c, int x) { return c->encode && c->encode(x); }
+bool encode_flush(const Codec *c, int x) {
+  if (!c->encode(x)) // no-warning
+    return false;
+  return c->flush(x);
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: call through possibly empty callable 'c->flush' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-2]]:10: note: check that 'c->flush' is not empty before this call, e.g. 'if (c->flush)'
+  // CHECK-NOTES: :[[@LINE-3]]:10: note: 'Codec::flush' is not set by the only construction of 'Codec' in the project
+  // CHECK-NOTES: :[[@LINE-4]]:10: note: 'Codec' is constructed with 'Codec()', which leaves 'Codec::flush' empty, in 'g_codec' ({{.*}}.cpp:[[@LINE-14]])
+}
+
+// True neighbour: another function calls through the global's member
+// directly, maybe before any pointer to it was filled.
+struct RawCodec {
+  RawCodec() { encode = nullptr; }
+  GlyphFn encode;
+};
+static RawCodec g_raw;
+const RawCodec *get_raw() {
+  RawCodec *c = &g_raw;
+  c->encode = has_glyph;
+  return c;
+}
+bool raw_direct(int x) { return g_raw.encode && g_raw.encode(x); }
+bool raw_encode(const RawCodec *c, int x) {
+  return c->encode(x);
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: call through possibly empty callable 'c->encode' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-2]]:10: note: check that 'c->encode' is not empty before this call, e.g. 'if (c->encode)'
+  // CHECK-NOTES: :[[@LINE-3]]:10: note: 'RawCodec' is constructed with 'RawCodec()', which leaves 'RawCodec::encode' empty, in 'g_raw' ({{.*}}.cpp:[[@LINE-11]])
+  // CHECK-NOTES: :[[@LINE-4]]:10: note: a value from 'RawCodec::encode' is checked for emptiness in 'raw_direct' ({{.*}}.cpp:[[@LINE-6]])
+}
