@@ -1416,6 +1416,14 @@ void transferStatement(const Stmt &S, TransferContext &C, Environment &Env) {
   }
   if (isa<Expr, DeclStmt>(S))
     Transfer(C, Env).Visit(&S);
+  // A truth value the framework does not model (an integer comparison, a
+  // call returning bool) gets an atom of its own, so that a local keeping it
+  // (`const bool resizable = (flags & k) != 0;`) is one condition at every
+  // test of it: otherwise the local has no value, and each branch on it
+  // makes a fresh atom, which forgets what an earlier branch on it proved.
+  if (const auto *E = dyn_cast<Expr>(&S);
+      E && E->isPRValue() && E->getType()->isBooleanType() && !Env.getValue(*E))
+    Env.setValue(*E, Env.makeAtomicBoolValue());
 }
 
 } // namespace wrapguard

@@ -81,3 +81,45 @@ int bool_in_and(bool on, int x) {
     return f(x); // no-warning
   return x;
 }
+
+// A flag computed from integers, which the framework does not model, is one
+// condition at every test of it (imgui's InputTextEx keeps
+// `const bool is_resizable = (flags & ImGuiInputTextFlags_CallbackResize) != 0;`
+// and asserts the callback under it, then calls it under it).
+int flag_from_bit(int flags, int x) {
+  IntFn f = get_policy();
+  const bool resizable = (flags & 4) != 0;
+  if (resizable && !f)
+    return x;
+  log_value(x);
+  if (resizable)
+    return f(x); // no-warning
+  return x;
+}
+
+int flag_from_comparison(int n, int x) {
+  IntFn f = get_policy();
+  const bool big = n > 3;
+  if (big)
+    if (!f)
+      return x;
+  log_value(x);
+  if (big)
+    return f(x); // no-warning
+  return x;
+}
+
+// True neighbour: the flag is computed again in between, from another
+// comparison. (Before each such truth value had an atom of its own, this call
+// was missed: the flag had no value at all.)
+int flag_recomputed(int n, int x) {
+  IntFn f = get_policy();
+  bool big = n > 3;
+  if (big && !f)
+    return x;
+  big = n > 5;
+  if (big)
+    return f(x);
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: call through possibly empty callable 'f' [wrapguard-unchecked-policy-call]
+  return x;
+}
