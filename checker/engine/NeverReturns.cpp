@@ -72,6 +72,11 @@ bool NeverReturns::ask(const FunctionDecl &FD, bool Process) {
     return It->second;
   if (FD.isNoReturn() && (!Process || cannotThrow(FD)))
     return Answers[Key] = true;
+  // `__attribute__((analyzer_noreturn))`: declared for analyzers, with the
+  // body (an abort) in another TU (zmq's zmq_abort behind zmq_assert). It
+  // ends the path; whether it throws is not said, so it is no assertion.
+  if (!Process && FD.hasAttr<AnalyzerNoReturnAttr>())
+    return Answers[Key] = true;
   // Only what could end a path in a project's code is read: functions that
   // return nothing (a function that returns a value has a reason to), and
   // constructors and destructors (fatal log-message objects). A system

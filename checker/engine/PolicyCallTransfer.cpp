@@ -11,6 +11,7 @@
 #include "clang/Basic/Builtins.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringSwitch.h"
+#include <functional>
 
 using namespace clang;
 using namespace clang::dataflow;
@@ -591,6 +592,7 @@ public:
 
   void VisitCXXConstructExpr(const CXXConstructExpr *CE);
   void VisitCXXOperatorCallExpr(const CXXOperatorCallExpr *OC);
+  void VisitArraySubscriptExpr(const ArraySubscriptExpr *AS);
   void VisitCXXMemberCallExpr(const CXXMemberCallExpr *MC);
   void VisitCallExpr(const CallExpr *Call);
   void VisitBinaryOperator(const BinaryOperator *BO);
@@ -616,6 +618,7 @@ private:
   void copyOrMoveConstruct(const CXXConstructExpr &CE,
                            RecordStorageLocation &L);
   bool assign(const CXXOperatorCallExpr &OC);
+  void assignUnseenRecord(const CXXOperatorCallExpr &OC);
   bool nullComparison(bool IsEq, const Expr *L, const Expr *R, const Expr &Cmp);
   bool member(const CXXMemberCallExpr &MC, const Expr &Obj, Member M);
   void provedByDereference(const Expr &Obj);
@@ -630,6 +633,8 @@ private:
   bool containerElement(const CXXOperatorCallExpr &OC);
   bool smartPointee(const Expr &Access, const Expr &Accessed);
   void forgetElements(const Expr &Changed);
+  bool element(const Expr &Access, StorageLocation *Container,
+               const Expr &Index);
   void freshScalar(const Expr &LHS);
   /// Whether E is a call of a run-time symbol loader (isLoader).
   bool loadedSymbol(const Expr &E);
@@ -708,20 +713,40 @@ bool Transfer::containerElement(const CXXOperatorCallExpr &OC) {
   if (OC.getOperator() != OO_Subscript || OC.getNumArgs() != 2 ||
       !OC.isGLValue() || !isStdSequence(OC.getArg(0)->getType()))
     return false;
-  StorageLocation *Container = Env.getStorageLocation(*OC.getArg(0));
-  const Expr *Index = OC.getArg(1);
-  const void *IndexId = Env.getValue(*Index);
+  return element(OC, Env.getStorageLocation(*OC.getArg(0)), *OC.getArg(1));
+}
+
+/// `a[i]` of a built-in array or of a pointer that the function reads from
+/// a variable or a field (`_handlers[i]`): one element per array and index
+/// value, as for a standard sequence, so that `if (!a[i].f) continue;
+/// a[i].f(x);` is guarded. The array is the variable or field holding it;
+/// assigning it, or passing it where the elements may be written, forgets
+/// its elements (forgetElements).
+void Transfer::VisitArraySubscriptExpr(const ArraySubscriptExpr *AS) {
+  const Expr *Base = AS->getBase()->IgnoreParenImpCasts();
+  if (!isa<DeclRefExpr, MemberExpr>(Base) ||
+      !(Base->getType()->isPointerType() || Base->getType()->isArrayType()))
+    return;
+  element(*AS, Env.getStorageLocation(*Base), *AS->getIdx());
+}
+
+/// Gives Access, an element of Container at Index, the element's one
+/// location.
+bool Transfer::element(const Expr &Access, StorageLocation *Container,
+                       const Expr &Index) {
+  const void *IndexId = Env.getValue(Index);
   if (!IndexId)
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(Index->IgnoreParenImpCasts()))
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Index.IgnoreParenImpCasts()))
       IndexId = Env.getStorageLocation(*DRE);
-  if (!Container || !IndexId)
+  if (!Container || !IndexId || !Access.isGLValue())
     return false;
+  QualType T = Access.getType().getNonReferenceType();
   StorageLocation *&Loc = C.Elements[{Container, IndexId}];
   if (!Loc)
-    Loc = &Env.createStorageLocation(OC.getType().getNonReferenceType());
-  Env.setStorageLocation(OC, *Loc);
-  if (W.isCallable(OC) && !stateOf(OC, Env, C.Types).NonEmpty)
-    W.setState(OC, W.unknownState());
+    Loc = &Env.createStorageLocation(T);
+  Env.setStorageLocation(Access, *Loc);
+  if (W.isCallable(Access) && !stateOf(Access, Env, C.Types).NonEmpty)
+    W.setState(Access, W.unknownState());
   return true;
 }
 
@@ -771,7 +796,9 @@ bool Transfer::smartPointee(const Expr &Access, const Expr &Accessed) {
 void Transfer::forgetElements(const Expr &Changed) {
   const Expr &Container = *Changed.IgnoreImpCasts();
   if (C.Elements.empty() || (!isStdSequence(Container.getType()) &&
-                             !isStdSmartPointer(Container.getType())))
+                             !isStdSmartPointer(Container.getType()) &&
+                             !Container.getType()->isPointerType() &&
+                             !Container.getType()->isArrayType()))
     return;
   const StorageLocation *L = Env.getStorageLocation(Container);
   for (auto It = C.Elements.begin(); It != C.Elements.end();)
@@ -792,6 +819,7 @@ void Transfer::VisitCXXOperatorCallExpr(const CXXOperatorCallExpr *OC) {
   case OO_Equal:
     if (assign(*OC))
       return;
+    assignUnseenRecord(*OC);
     break;
   case OO_EqualEqual:
   case OO_ExclaimEqual:
@@ -828,6 +856,42 @@ bool Transfer::assign(const CXXOperatorCallExpr &OC) {
   // The assignment expression denotes the assigned object.
   Env.setStorageLocation(OC, *L);
   return true;
+}
+
+/// `u = queue.front();` for a struct with callable fields: the framework
+/// copies the source's fields, but a source it has no object for (a
+/// reference from an unmodelled call, a library container's element) copies
+/// nothing, and the destination would keep its old fields (`UserCode u =
+/// {nullptr, nullptr};` stayed "always empty"). Its callable fields, nested
+/// structs' too, are then unknown.
+void Transfer::assignUnseenRecord(const CXXOperatorCallExpr &OC) {
+  const auto *Method = dyn_cast_or_null<CXXMethodDecl>(OC.getDirectCallee());
+  if (OC.getNumArgs() != 2 || !Method ||
+      !(Method->isCopyAssignmentOperator() ||
+        Method->isMoveAssignmentOperator()) ||
+      Env.getStorageLocation(*OC.getArg(1)))
+    return;
+  RecordStorageLocation *L = recordLocation(*OC.getArg(0), Env);
+  if (!L)
+    return;
+  std::function<void(RecordStorageLocation &, unsigned)> Forget =
+      [&](RecordStorageLocation &R, unsigned Depth) {
+        for (const auto &[Field, Loc] : R.children()) {
+          if (!Field || !Loc)
+            continue;
+          QualType T = Field->getType();
+          CallableKind K = C.Types.classify(T);
+          auto *Rec = dyn_cast<RecordStorageLocation>(Loc);
+          if (K != CallableKind::None && !isRecordKind(K) &&
+              !T->isReferenceType())
+            Env.setValue(*Loc, W.makePointer(T, W.unknownState()));
+          else if (K != CallableKind::None && Rec)
+            W.setRecordState(*Rec, W.unknownState());
+          else if (Rec && Depth < 3)
+            Forget(*Rec, Depth + 1);
+        }
+      };
+  Forget(*L, 0);
 }
 
 /// `x == nullptr`, `nullptr != x`, `o == std::nullopt`, ...
@@ -959,14 +1023,38 @@ bool Transfer::fieldTest(const CXXMemberCallExpr &MC) {
                         : nullptr;
   if (!Ret || !Ret->getRetValue())
     return false;
+  // `return a_ && b_ && c_;` (brpc's `Protocol::support_client`) is true
+  // only where each of the fields is set.
+  llvm::SmallVector<const Expr *, 4> Tests;
+  std::function<void(const Expr &)> Split = [&](const Expr &X) {
+    const auto *BO = dyn_cast<BinaryOperator>(X.IgnoreParens());
+    if (BO && BO->getOpcode() == BO_LAnd) {
+      Split(*BO->getLHS());
+      Split(*BO->getRHS());
+    } else {
+      Tests.push_back(&X);
+    }
+  };
+  Split(*Ret->getRetValue());
+  if (Tests.size() > 4)
+    return false;
   bool Negated = false;
-  const FieldDecl *F =
-      testedFieldOfThis(*Ret->getRetValue(), Negated, C.Types, C.Ctx);
+  llvm::SmallVector<const FieldDecl *, 4> Fields;
+  for (const Expr *T : Tests) {
+    bool TestNegated = false;
+    const FieldDecl *F = testedFieldOfThis(*T, TestNegated, C.Types, C.Ctx);
+    // In a conjunction, only tests that the fields are set.
+    if (!F || (TestNegated && Tests.size() > 1))
+      return false;
+    Negated = TestNegated;
+    Fields.push_back(F);
+  }
   const Expr *Obj = MC.getImplicitObjectArgument();
   // A nullable callable's own `operator bool` (`llvm::function_ref`'s
   // `return callback;`) tests the callable itself: its state, not the
   // field behind it, is what its calls read.
-  if (!F || !Obj || W.isCallable(*Obj) || W.isCallable(*stripNoise(Obj)))
+  if (Fields.empty() || !Obj || W.isCallable(*Obj) ||
+      W.isCallable(*stripNoise(Obj)))
     return false;
   RecordStorageLocation *Loc = nullptr;
   if (Obj->getType()->isPointerType()) {
@@ -975,9 +1063,13 @@ bool Transfer::fieldTest(const CXXMemberCallExpr &MC) {
   } else if (Obj->isGLValue()) {
     Loc = recordLocation(*Obj, Env);
   }
-  BoolValue *G = Loc ? W.guardOfField(*Loc, *F) : nullptr;
-  if (!G)
-    return false;
+  BoolValue *G = nullptr;
+  for (const FieldDecl *F : Fields) {
+    BoolValue *One = Loc ? W.guardOfField(*Loc, *F) : nullptr;
+    if (!One)
+      return false;
+    G = G ? &Env.makeAnd(*G, *One) : One;
+  }
   Env.setValue(MC, Negated ? Env.makeNot(*G) : *G);
   return true;
 }
@@ -1183,6 +1275,9 @@ void Transfer::VisitCallExpr(const CallExpr *Call) {
       forgetElements(*Args[I]);
     else if (AddrOf && AddrOf->getOpcode() == UO_AddrOf)
       forgetElements(*AddrOf->getSubExpr());
+    else if (const auto *PT = P->getAs<PointerType>();
+             PT && !PT->getPointeeType().isConstQualified())
+      forgetElements(*Args[I]); // An array the callee may write.
   }
   W.invalidateArgs(FD, Args);
   if (!W.isCallable(*Call))
@@ -1206,6 +1301,8 @@ void Transfer::VisitBinaryOperator(const BinaryOperator *BO) {
   if (BO->isCompoundAssignmentOp() ||
       (BO->getOpcode() == BO_Assign && !Env.getValue(*BO->getRHS())))
     freshScalar(*BO->getLHS());
+  if (BO->isCompoundAssignmentOp())
+    forgetElements(*BO->getLHS()); // `p += n`
   switch (BO->getOpcode()) {
   case BO_EQ:
   case BO_NE:
@@ -1214,6 +1311,8 @@ void Transfer::VisitBinaryOperator(const BinaryOperator *BO) {
       unfoldIntegerComparison(*BO);
     return;
   case BO_Assign:
+    if (BO->getLHS()->getType()->isPointerType())
+      forgetElements(*BO->getLHS());
     return assignPointer(*BO);
   default:
     return;
@@ -1262,8 +1361,10 @@ void Transfer::freshScalar(const Expr &LHS) {
 }
 
 void Transfer::VisitUnaryOperator(const UnaryOperator *UO) {
-  if (UO->isIncrementDecrementOp())
+  if (UO->isIncrementDecrementOp()) {
     freshScalar(*UO->getSubExpr());
+    forgetElements(*UO->getSubExpr()); // `++p`: p[i] is another element.
+  }
   // `&function`, `&Class::method`, `&functor`: never null.
   if (UO->getOpcode() == UO_AddrOf && W.isCallable(*UO))
     W.setPointerState(*UO, W.nonEmptyState());

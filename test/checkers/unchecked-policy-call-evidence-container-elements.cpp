@@ -62,3 +62,51 @@ void destroy_after_count(Priv *d, Layer *layer, int i) {
   count(d->reg);
   d->reg[i].destroyer(layer, nullptr); // no-warning
 }
+
+// The same for a built-in array, or a pointer read from a variable or a
+// field (brpc's InputMessenger: `if (i == preferred || _handlers[i].parse ==
+// nullptr) continue; _handlers[i].parse(..);`).
+struct Table {
+  Entry *entries;
+  Entry fixed[4];
+};
+void destroy_raw(Table *t, Layer *layer, int n) {
+  for (int i = 0; i < n; ++i) {
+    if (t->entries[i].destroyer == nullptr)
+      continue;
+    t->entries[i].destroyer(layer, nullptr); // no-warning
+  }
+}
+
+void destroy_fixed(Table *t, Layer *layer, int i) {
+  if (!t->fixed[i].destroyer)
+    return;
+  t->fixed[i].destroyer(layer, nullptr); // no-warning
+}
+
+// True neighbours: another index, a pointer moved on, a callee that may write
+// the elements.
+void destroy_raw_next(Table *t, Layer *layer, int i) {
+  if (!t->entries[i].destroyer)
+    return;
+  ++i;
+  t->entries[i].destroyer(layer, nullptr);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: call through possibly empty callable 't->entries[i].destroyer' [wrapguard-unchecked-policy-call]
+}
+
+void destroy_moved(Entry *e, Layer *layer, int i) {
+  if (!e[i].destroyer)
+    return;
+  e += 1;
+  e[i].destroyer(layer, nullptr);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: call through possibly empty callable 'e[i].destroyer' [wrapguard-unchecked-policy-call]
+}
+
+void refill(Entry *entries);
+void destroy_after_refill(Table *t, Layer *layer, int i) {
+  if (!t->entries[i].destroyer)
+    return;
+  refill(t->entries);
+  t->entries[i].destroyer(layer, nullptr);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: call through possibly empty callable 't->entries[i].destroyer' [wrapguard-unchecked-policy-call]
+}

@@ -83,3 +83,26 @@ void fire(Hooks &h) {
     h.cb();
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: call through possibly empty callable 'h.cb' [wrapguard-unchecked-policy-call]
 }
+
+// A conjunction of such tests is true only where each member is set (brpc's
+// `Protocol::support_client`: `return serialize_request && pack_request &&
+// process_response;`). A disjunction proves none of them.
+typedef int (*StepFn)(int);
+struct Protocol {
+  StepFn serialize = nullptr;
+  StepFn pack = nullptr;
+  StepFn parse = nullptr;
+  bool support_client() const { return serialize && pack; }
+  bool support_any() const { return serialize || parse; }
+};
+int send_with(const Protocol *p, int x) {
+  if (!p->support_client())
+    return -1;
+  return p->pack(p->serialize(x)); // no-warning
+}
+int send_any(const Protocol *p, int x) {
+  if (!p->support_any())
+    return -1;
+  return p->serialize(x);
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: call through possibly empty callable 'p->serialize' [wrapguard-unchecked-policy-call]
+}

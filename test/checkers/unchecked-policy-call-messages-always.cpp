@@ -3,6 +3,7 @@
 // "always empty here" when the callable is empty on every path to the call;
 // "possibly empty" otherwise. A moved-from value is only possibly empty.
 
+#include <deque>
 #include <functional>
 #include <utility>
 
@@ -88,4 +89,32 @@ int empty_policy_result_checked(int x) {
 int empty_policy_result_not_called(int x) {
   IntFn f = no_wrap_policy();
   return f ? 0 : x; // no-warning
+}
+
+// A struct assigned from an object the framework does not model (a library
+// container's element) holds what that object holds, not the empty value it
+// was initialised with (brpc's usercode backup pool: `UserCode usercode =
+// {nullptr, nullptr}; ... usercode = queue.front(); usercode.fn(usercode.arg);`
+// was "always empty").
+struct UserCode {
+  void (*fn)(void *);
+  void *arg;
+};
+void run_user_code(void *);
+void enqueue(std::deque<UserCode> &queue, void *arg) {
+  queue.push_back({run_user_code, arg});
+}
+void run_queued(std::deque<UserCode> &queue) {
+  UserCode usercode = {nullptr, nullptr};
+  usercode = queue.front();
+  queue.pop_front();
+  usercode.fn(usercode.arg); // no-warning
+}
+
+// True neighbour: never assigned.
+void run_unassigned(std::deque<UserCode> &queue) {
+  UserCode usercode = {nullptr, nullptr};
+  queue.pop_front();
+  usercode.fn(usercode.arg);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: call through callable 'usercode.fn', which is always empty here [wrapguard-unchecked-policy-call]
 }

@@ -107,3 +107,31 @@ int guarded_by_exit(int x) {
   }
   return f(x); // no-warning
 }
+
+// `__attribute__((analyzer_noreturn))` says the same for analyzers, on a
+// function whose body (an abort) is in another TU (zmq's zmq_abort, behind
+// zmq_assert). A function that only logs says nothing.
+void abort_elsewhere(const char *why) __attribute__((analyzer_noreturn));
+#define ZMQ_STYLE_ASSERT(x)                                                    \
+  do {                                                                         \
+    if (!(x))                                                                  \
+      abort_elsewhere(#x);                                                     \
+  } while (false)
+#define LOGGING_ASSERT(x)                                                      \
+  do {                                                                         \
+    if (!(x))                                                                  \
+      log_error(#x);                                                           \
+  } while (false)
+
+int analyzer_noreturn_assert(int x) {
+  IntFn f = get_policy();
+  ZMQ_STYLE_ASSERT(f);
+  return f(x); // no-warning
+}
+
+int logging_assert(int x) {
+  IntFn f = get_policy();
+  LOGGING_ASSERT(f);
+  return f(x);
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: call through possibly empty callable 'f' [wrapguard-unchecked-policy-call]
+}
