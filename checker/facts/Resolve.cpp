@@ -274,10 +274,21 @@ private:
                      First->second});
       return Emptiness::MayBeEmpty;
     }
-    if (F.EmptiedAt.valid()) {
+    // Emptied somewhere. When nothing outside the constructors sets the
+    // field again, an object stays empty from then on, and a later call
+    // fails. When something does (a pooled object's reset for reuse, a
+    // controller's reset between calls, a list head whose null means
+    // "none"), the emptying is one phase of a lifecycle whose next set
+    // precedes the calls, and the default mode also needs the project to
+    // test the field somewhere (the seed's story); StrictMode reports on
+    // the emptying alone.
+    if (F.EmptiedAt.valid() &&
+        (C.Strict || !F.SetAt.valid() || (F.Tested && F.TestedAt.valid()))) {
       Why.push_back(
           {emptiedInNote(F.Name, F.EmptiedAt.Function, F.EmptiedAt.shortText()),
            F.EmptiedAt});
+      if (!C.Strict && F.SetAt.valid())
+        belief(F, Why);
       return Emptiness::MayBeEmpty;
     }
     for (const auto &[Key, At] : F.AssignedFrom) {

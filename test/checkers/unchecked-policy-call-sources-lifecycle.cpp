@@ -244,12 +244,14 @@ void dispatch() {
   u.run();
 }
 
-// Its neighbour: a method that empties the member of a built object.
+// Its neighbour: a method that empties the member of a built object, which
+// the project also tests.
 struct Relay {
   Relay() { cb = nullptr; }
   void run() const { cb(1); }
   // CHECK-NOTES: :[[@LINE-1]]:22: warning: call through possibly empty callable 'cb' [wrapguard-unchecked-policy-call]
-  // CHECK-NOTES: :[[@LINE-2]]:22: note: 'Relay::cb' is made empty in 'Relay::stop' ({{.*}}.cpp:[[@LINE+1]])
+  // CHECK-NOTES: :[[@LINE-2]]:22: note: 'Relay::cb' is made empty in 'Relay::stop' ({{.*}}.cpp:[[@LINE+2]])
+  // CHECK-NOTES: :[[@LINE-3]]:22: note: a value from 'Relay::cb' is checked for emptiness in 'relay_if_set' ({{.*}}.cpp:[[@LINE+10]])
   void stop() { cb = nullptr; }
   NearCb cb;
 };
@@ -257,6 +259,28 @@ void relay() {
   Relay r;
   r.cb = near_callback();
   r.run();
+}
+void relay_if_set(const Relay &r) {
+  if (r.cb)
+    r.cb(2);
+}
+
+// A reset for reuse that empties the member, which is set again from outside
+// before each use and tested nowhere (brpc's Controller::ResetPods, and the
+// channel that sets `_pack_request` before every IssueRPC): one phase of a
+// lifecycle, no evidence in the default mode. A member that nothing sets
+// again after it is emptied stays empty (Scheduler in
+// unchecked-policy-call-sources-fields.cpp).
+struct Call {
+  Call() { reset(); }
+  void reset() { pack = nullptr; }
+  void issue() const { pack(1); } // no-warning
+  NearCb pack;
+};
+void send(Call &c) {
+  c.pack = near_callback();
+  c.issue();
+  c.reset();
 }
 
 // A function-local static filled on the lines after it is made: only its

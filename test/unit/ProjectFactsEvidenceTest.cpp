@@ -192,6 +192,32 @@ TEST(EvidenceConstructions, AnAssertionSetsTheConstructorRuleAside) {
   EXPECT_FALSE(resolve(G, call("m:pad")).Report);
 }
 
+TEST(EvidenceEmpties, AnEmptyingOfAFieldSetAgainNeedsATest) {
+  // Emptied and never set again outside the constructors: it stays empty.
+  ProjectFacts F = backend();
+  SourceFacts &Pad = F.get("m:pad", SourceKind::Field, "Backend::pad");
+  Pad.Constructors["f:deconv"].SetsField = true; // Every constructor sets it.
+  Pad.EmptiedAt = at("/p/backend.cpp", 30, "Backend::stop");
+  Resolution R = resolve(F, call("m:pad"));
+  ASSERT_TRUE(R.Report);
+  EXPECT_EQ(R.Notes[0].Message,
+            "'Backend::pad' is made empty in 'Backend::stop' (backend.cpp:30)");
+  // Set again from outside (a reset for reuse, then a set before each use):
+  // the default mode needs a test of it somewhere; StrictMode does not.
+  Pad.SetAt = at("/p/channel.cpp", 12, "Channel::call");
+  EXPECT_FALSE(resolve(F, call("m:pad")).Report);
+  Candidate Strict = call("m:pad");
+  Strict.Strict = true;
+  EXPECT_TRUE(resolve(F, Strict).Report);
+  Pad.Tested = 1;
+  Pad.TestedAt = at("/p/other.cpp", 8, "careful");
+  R = resolve(F, call("m:pad"));
+  ASSERT_TRUE(R.Report);
+  ASSERT_EQ(R.Notes.size(), 2u);
+  EXPECT_EQ(R.Notes[1].Message, "a value from 'Backend::pad' is checked for "
+                                "emptiness in 'careful' (other.cpp:8)");
+}
+
 TEST(EvidenceConstructions, MissingTUsSetTheConstructorRuleAside) {
   // A TU that did not parse may hold the constructions that count.
   ProjectFacts F = backend();
