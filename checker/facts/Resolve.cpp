@@ -225,12 +225,43 @@ private:
     return T;
   }
 
-  Evidence constructionNote(const ConstructionFact &K, const SourceFacts &F) {
+  /// The argument construction K gives field F: an aggregate's member, or
+  /// the constructor's parameter F is set from; null when none.
+  const ValueState *argumentFor(const ConstructionFact &K,
+                                const SourceFacts &F) {
+    if (K.Ctor == ConstructionFact::AggregateInit)
+      return F.Index >= 0 && size_t(F.Index) < K.Args.size() ? &K.Args[F.Index]
+                                                             : nullptr;
+    auto It = F.Constructors.find(K.Ctor);
+    if (It == F.Constructors.end() || !It->second.SetsField ||
+        It->second.FromParameter < 0 ||
+        size_t(It->second.FromParameter) >= K.Args.size())
+      return nullptr;
+    return &K.Args[It->second.FromParameter];
+  }
+
+  /// Names construction K, one that leaves F empty. One that passes on a
+  /// value from another source leaves it empty only as that source may be:
+  /// the note says so, and the source's evidence follows it.
+  void addConstructionNote(const ConstructionFact &K, const SourceFacts &F,
+                           std::vector<Evidence> &Why) {
     const SourceFacts *Class = Facts.find(F.Owner);
-    return {constructionLeavesEmptyNote(Class ? StringRef(Class->Name) : "",
-                                        K.CtorName, F.Name, K.At.Function,
-                                        K.At.shortText()),
-            K.At};
+    StringRef ClassName = Class ? StringRef(Class->Name) : "";
+    const ValueState *Arg = argumentFor(K, F);
+    if (!Arg || Arg->What != ValueState::From) {
+      Why.push_back(
+          {constructionLeavesEmptyNote(ClassName, K.CtorName, F.Name,
+                                       K.At.Function, K.At.shortText()),
+           K.At});
+      return;
+    }
+    Why.push_back(
+        {constructionMayLeaveEmptyNote(ClassName, K.CtorName, F.Name,
+                                       K.At.Function, K.At.shortText()),
+         K.At});
+    std::vector<Evidence> Inner;
+    judgeValue(*Arg, F.Name, Inner, /*Depth=*/1);
+    append_range(Why, Inner);
   }
 
   /// A field set only after construction (every constructor leaves it
@@ -255,7 +286,7 @@ private:
                                       F.SetAt.shortText(), InDestructor),
          F.SetAt});
     if (InDestructor && !T.Empties.empty())
-      Why.push_back(constructionNote(*T.Empties.front(), F));
+      addConstructionNote(*T.Empties.front(), F, Why);
     return Emptiness::MayBeEmpty;
   }
 
@@ -315,10 +346,16 @@ private:
       const SourceFacts *Class = Facts.find(F.Owner);
       if (!C.Construction || C.ConstructedClass != F.Owner)
         Why.push_back(
-            {neverSetNote(F.Name, Class ? Class->Name : "", T.total()),
+            {neverSetNote(F.Name, Class ? Class->Name : "", T.total(),
+                          /*Surely=*/
+                          none_of(T.Empties,
+                                  [&](const ConstructionFact *K) {
+                                    const ValueState *A = argumentFor(*K, F);
+                                    return A && A->What == ValueState::From;
+                                  })),
              T.Empties.front()->At});
       for (size_t I = 0; I < T.Empties.size() && I < MaxConstructionNotes; ++I)
-        Why.push_back(constructionNote(*T.Empties[I], F));
+        addConstructionNote(*T.Empties[I], F, Why);
       return Emptiness::MayBeEmpty;
     }
     if (judgeEmpties(F, Why, Depth) == Emptiness::MayBeEmpty)
@@ -333,7 +370,7 @@ private:
     // condition the call does not test). Only more evidence ties the call to
     // an empty one; the construction is named either way, for StrictMode.
     if (!T.Empties.empty())
-      Why.push_back(constructionNote(*T.Empties.front(), F));
+      addConstructionNote(*T.Empties.front(), F, Why);
     return belief(F, Why) == Emptiness::MayBeEmpty ? Emptiness::MayBeEmpty
                                                    : Emptiness::Unknown;
   }

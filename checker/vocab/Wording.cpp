@@ -131,15 +131,16 @@ std::string emptiedInNote(StringRef Field, StringRef Function,
 }
 
 std::string neverSetNote(StringRef Field, StringRef Class,
-                         unsigned Constructions) {
+                         unsigned Constructions, bool Surely) {
+  StringRef How = Surely ? "" : "surely ";
   if (Constructions == 1)
-    return formatv("'{0}' is not set by the only construction of '{1}' in the "
-                   "project",
-                   Field, Class)
+    return formatv("'{0}' is not {1}set by the only construction of '{2}' in "
+                   "the project",
+                   Field, How, Class)
         .str();
-  return formatv("'{0}' is set by none of the {1} constructions of '{2}' in "
+  return formatv("'{0}' is {1}set by none of the {2} constructions of '{3}' in "
                  "the project",
-                 Field, Constructions, Class)
+                 Field, How, Constructions, Class)
       .str();
 }
 
@@ -148,6 +149,15 @@ std::string constructionLeavesEmptyNote(StringRef Class, StringRef Ctor,
                                         StringRef Where) {
   return formatv("'{0}' is constructed with '{1}', which leaves '{2}' empty, "
                  "in '{3}' ({4})",
+                 Class, Ctor, Field, Function, Where)
+      .str();
+}
+
+std::string constructionMayLeaveEmptyNote(StringRef Class, StringRef Ctor,
+                                          StringRef Field, StringRef Function,
+                                          StringRef Where) {
+  return formatv("'{0}' is constructed with '{1}', which sets '{2}' from a "
+                 "value that may be empty, in '{3}' ({4})",
                  Class, Ctor, Field, Function, Where)
       .str();
 }

@@ -111,9 +111,10 @@ std::string emptiedInNote(llvm::StringRef Field, llvm::StringRef Function,
                           llvm::StringRef Where);
 
 /// "'FIELD' is set by none of the N constructions of 'CLASS' in the
-/// project" ("is not set by the only construction" when N is 1).
+/// project" ("is not set by the only construction" when N is 1); "is not
+/// surely set" when some construction sets it from a value that may be empty.
 std::string neverSetNote(llvm::StringRef Field, llvm::StringRef Class,
-                         unsigned Constructions);
+                         unsigned Constructions, bool Surely = true);
 /// "'CLASS' is constructed with 'CTOR', which leaves 'FIELD' empty, in
 /// 'FUNCTION' (WHERE)"
 std::string constructionLeavesEmptyNote(llvm::StringRef Class,
@@ -121,6 +122,14 @@ std::string constructionLeavesEmptyNote(llvm::StringRef Class,
                                         llvm::StringRef Field,
                                         llvm::StringRef Function,
                                         llvm::StringRef Where);
+
+/// A construction that sets the field from a value of another source that
+/// may be empty (the source's evidence follows).
+std::string constructionMayLeaveEmptyNote(llvm::StringRef Class,
+                                          llvm::StringRef Ctor,
+                                          llvm::StringRef Field,
+                                          llvm::StringRef Function,
+                                          llvm::StringRef Where);
 /// "'FIELD' is set only after construction, in 'FUNCTION' (WHERE); the
 /// destructor also runs for objects where that never happened" (or "; it is
 /// still empty while the constructor runs").

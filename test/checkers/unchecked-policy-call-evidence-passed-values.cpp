@@ -79,8 +79,9 @@ struct Job {
   explicit Job(Fn b) : body(std::move(b)) {}
   int run(int x) { return body(x); }
   // CHECK-NOTES: :[[@LINE-1]]:27: warning: call through possibly empty callable 'body' [wrapguard-unchecked-policy-call]
-  // CHECK-NOTES: :[[@LINE-2]]:27: note: 'Job::body' is not set by the only construction of 'Job' in the project
-  // CHECK-NOTES: :[[@LINE-3]]:27: note: 'Job' is constructed with 'Job(Fn)', which leaves 'Job::body' empty, in 'make_job' ({{.*}}.cpp:[[@LINE+6]])
+  // CHECK-NOTES: :[[@LINE-2]]:27: note: 'Job::body' is not surely set by the only construction of 'Job' in the project
+  // CHECK-NOTES: :[[@LINE-3]]:27: note: 'Job' is constructed with 'Job(Fn)', which sets 'Job::body' from a value that may be empty, in 'make_job' ({{.*}}.cpp:[[@LINE+7]])
+  // CHECK-NOTES: :[[@LINE-4]]:27: note: 'f' of 'make_job' is passed an empty callable in 'job_caller' ({{.*}}.cpp:[[@LINE+9]])
   Fn body;
 };
 int make_job(Fn f, bool c) {

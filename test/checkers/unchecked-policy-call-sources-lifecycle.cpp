@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <utility>
+#include <vector>
 
 using Fn = std::function<void()>;
 
@@ -352,4 +353,30 @@ bool raw_encode(const RawCodec *c, int x) {
   // CHECK-NOTES: :[[@LINE-2]]:10: note: check that 'c->encode' is not empty before this call, e.g. 'if (c->encode)'
   // CHECK-NOTES: :[[@LINE-3]]:10: note: 'RawCodec' is constructed with 'RawCodec()', which leaves 'RawCodec::encode' empty, in 'g_raw' ({{.*}}.cpp:[[@LINE-11]])
   // CHECK-NOTES: :[[@LINE-4]]:10: note: a value from 'RawCodec::encode' is checked for emptiness in 'raw_direct' ({{.*}}.cpp:[[@LINE-6]])
+}
+
+// A construction that sets the field from a value of another source, whose
+// only evidence is a test of it, may leave the field empty: the notes say
+// so, and name that test (brpc's AtExitManager: `stack_.push({func, param})`
+// after `DCHECK(func)`), never that it "leaves it empty".
+typedef void (*ExitFn)(void *);
+struct ExitTask {
+  ExitFn func;
+  void *param;
+};
+std::vector<ExitTask> exit_tasks;
+void log_null(const char *what);
+void register_exit(ExitFn func, void *param) {
+  if (!func)
+    log_null("func");
+  exit_tasks.push_back({func, param});
+}
+void run_exit_tasks() {
+  for (ExitTask &t : exit_tasks)
+    t.func(t.param);
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: call through possibly empty callable 't.func' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-2]]:5: note: check that 't.func' is not empty before this call, e.g. 'if (t.func)'
+  // CHECK-NOTES: :[[@LINE-3]]:5: note: 'ExitTask::func' is not surely set by the only construction of 'ExitTask' in the project
+  // CHECK-NOTES: :[[@LINE-4]]:5: note: 'ExitTask' is constructed with 'ExitTask{}', which sets 'ExitTask::func' from a value that may be empty, in 'register_exit' ({{.*}}.cpp:[[@LINE-8]])
+  // CHECK-NOTES: :[[@LINE-5]]:5: note: a value from 'func' is checked for emptiness in 'register_exit' ({{.*}}.cpp:[[@LINE-11]])
 }
