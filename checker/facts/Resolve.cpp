@@ -155,12 +155,7 @@ private:
     // every path: the object never leaves that function empty.
     if (F.Index >= 0 && is_contained(K.SetAfter, unsigned(F.Index)))
       return FieldState::Set;
-    const ValueState *Arg = nullptr;
-    if (K.Ctor == ConstructionFact::AggregateInit) {
-      if (F.Index < 0 || size_t(F.Index) >= K.Args.size())
-        return FieldState::Unknown;
-      Arg = &K.Args[F.Index];
-    } else {
+    if (K.Ctor != ConstructionFact::AggregateInit) {
       auto It = F.Constructors.find(K.Ctor);
       if (It == F.Constructors.end())
         return FieldState::Unknown; // Defined where no TU recorded it.
@@ -171,10 +166,11 @@ private:
         return FieldState::Conditional;
       if (Ctor.FromParameter < 0)
         return FieldState::Set;
-      if (size_t(Ctor.FromParameter) >= K.Args.size())
-        return FieldState::Unknown;
-      Arg = &K.Args[Ctor.FromParameter];
     }
+    // The aggregate's member, or the parameter the constructor sets it from.
+    const ValueState *Arg = argumentFor(K, F);
+    if (!Arg)
+      return FieldState::Unknown;
     switch (judgeValue(*Arg, F.Name, Why, Depth)) {
     case Emptiness::NonEmpty:
       return FieldState::Set;
