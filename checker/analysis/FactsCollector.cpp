@@ -351,24 +351,6 @@ private:
     return Ctor && Ctor->getParent() == FD.getParent();
   }
 
-  /// Whether A and B name the same variable or the same member of it
-  /// (`cfg.f`, `this->f`, `p->f`), as written.
-  static bool sameStorage(const Expr *A, const Expr *B) {
-    A = stripNoise(A);
-    B = stripNoise(B);
-    if (const auto *MA = dyn_cast<MemberExpr>(A)) {
-      const auto *MB = dyn_cast<MemberExpr>(B);
-      return MB && MA->getMemberDecl() == MB->getMemberDecl() &&
-             MA->isArrow() == MB->isArrow() &&
-             sameStorage(MA->getBase(), MB->getBase());
-    }
-    if (const auto *DA = dyn_cast<DeclRefExpr>(A)) {
-      const auto *DB = dyn_cast<DeclRefExpr>(B);
-      return DB && DA->getDecl() == DB->getDecl();
-    }
-    return isa<CXXThisExpr>(A) && isa<CXXThisExpr>(B);
-  }
-
   /// Whether Test, the condition of an `if`, is followed by an assignment
   /// of a set value to what it tests (`if (!cfg.f) cfg.f = &dflt;`): the
   /// code makes sure the value is set, which says nothing of whether other

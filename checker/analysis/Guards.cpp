@@ -165,22 +165,21 @@ std::vector<std::string> guardsAt(const Stmt &S, ParentMap &PM) {
   return Out;
 }
 
-/// The tested expressions (`f` of `if (f)`) that Cond proves non-empty
-/// when it evaluates to Holds.
-static void nonEmptyWhen(const Expr *Cond, bool Holds,
-                         const CallableTypes &Types, ASTContext &Ctx,
-                         std::vector<const Expr *> &Out) {
+/// The tested expressions (`f` of `if (f)`) whose state Cond proves when it
+/// evaluates to Holds, each with whether it is proved non-empty.
+static void testsWhen(const Expr *Cond, bool Holds, const CallableTypes &Types,
+                      ASTContext &Ctx, std::vector<CallableTest> &Out) {
   Cond = stripNoise(Cond);
   if (!Cond)
     return;
   if (const auto *UO = dyn_cast<UnaryOperator>(Cond);
       UO && UO->getOpcode() == UO_LNot)
-    return nonEmptyWhen(UO->getSubExpr(), !Holds, Types, Ctx, Out);
+    return testsWhen(UO->getSubExpr(), !Holds, Types, Ctx, Out);
   if (const auto *BO = dyn_cast<BinaryOperator>(Cond);
       BO && ((BO->getOpcode() == BO_LAnd && Holds) ||
              (BO->getOpcode() == BO_LOr && !Holds))) {
-    nonEmptyWhen(BO->getLHS(), Holds, Types, Ctx, Out);
-    nonEmptyWhen(BO->getRHS(), Holds, Types, Ctx, Out);
+    testsWhen(BO->getLHS(), Holds, Types, Ctx, Out);
+    testsWhen(BO->getRHS(), Holds, Types, Ctx, Out);
     return;
   }
   const Expr *Tested = testedCallable(*Cond, Types, Ctx);
@@ -195,8 +194,17 @@ static void nonEmptyWhen(const Expr *Cond, bool Holds,
     IsEq = BO->getOpcode() == BO_EQ;
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Cond))
     IsEq = OC->getOperator() == OO_EqualEqual;
-  if (Holds != IsEq)
-    Out.push_back(stripNoise(Tested));
+  Out.push_back({stripNoise(Tested), Holds != IsEq});
+}
+
+std::vector<CallableTest> callableTestsAt(const Stmt &S, ParentMap &PM,
+                                          const CallableTypes &Types,
+                                          ASTContext &Ctx) {
+  std::vector<CallableTest> Out;
+  forEachCondition(S, PM, [&](const Expr &Cond, bool Holds) {
+    testsWhen(&Cond, Holds, Types, Ctx, Out);
+  });
+  return Out;
 }
 
 /// The tested expressions proven non-empty where S is evaluated.
@@ -204,9 +212,9 @@ static std::vector<const Expr *> nonEmptyAt(const Stmt &S, ParentMap &PM,
                                             const CallableTypes &Types,
                                             ASTContext &Ctx) {
   std::vector<const Expr *> Out;
-  forEachCondition(S, PM, [&](const Expr &Cond, bool Holds) {
-    nonEmptyWhen(&Cond, Holds, Types, Ctx, Out);
-  });
+  for (const CallableTest &T : callableTestsAt(S, PM, Types, Ctx))
+    if (T.NonEmpty)
+      Out.push_back(T.Tested);
   return Out;
 }
 

@@ -47,6 +47,22 @@ std::vector<std::string> conditionAtoms(const clang::Expr &Cond, bool Negated,
 /// (`if (!use_) return;`) that precede it in an enclosing block.
 std::vector<std::string> guardsAt(const clang::Stmt &S, clang::ParentMap &PM);
 
+/// A test of a nullable callable that holds where a statement is evaluated:
+/// the tested expression, and whether the test proves it non-empty (else
+/// empty).
+struct CallableTest {
+  const clang::Expr *Tested = nullptr;
+  bool NonEmpty = true;
+};
+
+/// The tests of callables that the enclosing `if`s and `?:` on the branch
+/// taken, and the early exits before S, prove where S is evaluated: `f` of
+/// `if (f)` (non-empty), `o.a` in the `else` of `if (o.a)` (empty).
+std::vector<CallableTest> callableTestsAt(const clang::Stmt &S,
+                                          clang::ParentMap &PM,
+                                          const CallableTypes &Types,
+                                          clang::ASTContext &Ctx);
+
 /// The variables that the enclosing `if`s and `?:` on the branch taken, and
 /// the early exits before S (`if (!f) return;`), prove non-empty callables
 /// where S is evaluated.

@@ -14,6 +14,7 @@
 #include "PolicyCallDiagnoser.h"
 #include "PolicyCallModel.h"
 #include "PolicySummaries.h"
+#include "SiblingSlots.h"
 #include "SkippedConstructs.h"
 #include "SourceKeys.h"
 #include "StripNoise.h"
@@ -373,8 +374,10 @@ void PolicyCallAnalyzer::Impl::addContext(const CallSite &Site,
                                           const FunctionDecl &FD,
                                           Candidate &C) {
   if (const Stmt *Body = FD.getBody();
-      Body && &repairRoot(*Site.Call, FD) == Body)
+      Body && &repairRoot(*Site.Call, FD) == Body) {
     C.Guards = guardsAt(*Site.Call, Indexes.of(FD).parents());
+    C.Slots = siblingSlotAtoms(Site, Indexes.of(FD).parents(), Types, Ctx);
+  }
   const auto *ME = dyn_cast<MemberExpr>(stripNoise(Site.Callable));
   const auto *Field = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
   if (!Field)

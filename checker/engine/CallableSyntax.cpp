@@ -77,6 +77,24 @@ std::optional<Assignment> assignmentOf(const Stmt *S) {
   return std::nullopt;
 }
 
+bool sameStorage(const Expr *A, const Expr *B) {
+  A = stripNoise(A);
+  B = stripNoise(B);
+  if (!A || !B)
+    return false;
+  if (const auto *MA = dyn_cast<MemberExpr>(A)) {
+    const auto *MB = dyn_cast<MemberExpr>(B);
+    return MB && MA->getMemberDecl() == MB->getMemberDecl() &&
+           MA->isArrow() == MB->isArrow() &&
+           sameStorage(MA->getBase(), MB->getBase());
+  }
+  if (const auto *DA = dyn_cast<DeclRefExpr>(A)) {
+    const auto *DB = dyn_cast<DeclRefExpr>(B);
+    return DB && DA->getDecl() == DB->getDecl();
+  }
+  return isa<CXXThisExpr>(A) && isa<CXXThisExpr>(B);
+}
+
 bool isStdFunction(const FunctionDecl *FD, StringRef Name) {
   return FD && FD->isInStdNamespace() && FD->getIdentifier() &&
          FD->getName() == Name;

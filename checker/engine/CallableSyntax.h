@@ -44,6 +44,10 @@ struct Assignment {
 /// it); nullopt otherwise, or for a null S.
 std::optional<Assignment> assignmentOf(const clang::Stmt *S);
 
+/// Whether A and B name the same variable or the same member of it
+/// (`cfg.f`, `this->f`, `p->f`, `d->ops.f`), as written.
+bool sameStorage(const clang::Expr *A, const clang::Expr *B);
+
 /// Whether FD is the function std::NAME (libc++'s std::__1 included).
 bool isStdFunction(const clang::FunctionDecl *FD, llvm::StringRef Name);
 

@@ -693,6 +693,8 @@ json::Value Candidate::toJSON() const {
                  {"policyNames", PolicyNames}};
   if (!Guards.empty())
     O["guards"] = json::Array(Guards);
+  if (!Slots.empty())
+    O["slots"] = json::Array(Slots);
   if (Construction) {
     O["construction"] = constructionToJSON(*Construction);
     O["constructedClass"] = ConstructedClass;
@@ -752,7 +754,8 @@ bool Candidate::fromJSON(const json::Value &V, Candidate &Out) {
   const json::Array *K = O->getArray("keys");
   if (!K || !readStrings(K, Out.Keys) || Out.Keys.empty())
     return false;
-  return readStrings(O->getArray("guards"), Out.Guards);
+  return readStrings(O->getArray("guards"), Out.Guards) &&
+         readStrings(O->getArray("slots"), Out.Slots);
 }
 
 } // namespace wrapguard

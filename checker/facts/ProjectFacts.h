@@ -269,6 +269,14 @@ struct Candidate {
   /// sets under one of them, kept in a member nothing changes afterwards,
   /// is set here.
   std::vector<std::string> Guards;
+  /// When the callable is a field of a record (a slot of an interface
+  /// table), what holds at the call of the same object's other callable
+  /// fields: `m:<USR>` (set), `!m:<USR>` (empty), from a test on the way
+  /// (`else` of `if (o.a)`), or `m:<USR>|m:<USR>` (one of them set), from
+  /// an object passed that those slots make (analysis/SiblingSlots.h). Where
+  /// every construction of the class that agrees with them sets the called
+  /// field, it is set here.
+  std::vector<std::string> Slots;
   /// When the callable is a field of an object constructed in the same
   /// function, that construction (of the class ConstructedClass, a `c:`
   /// key): it decides the class's fields, whatever its other constructions

@@ -183,22 +183,28 @@ private:
     return FieldState::Unknown;
   }
 
-  /// The field's state over the class's constructions: only the one in the
-  /// candidate's function when it has one, else all the project performs.
-  Tally tally(const SourceFacts &F, unsigned Depth) {
-    Tally T;
+  /// The constructions that decide field F: only the one in the
+  /// candidate's function when it has one, else all the project performs,
+  /// in (file, offset) order.
+  std::vector<const ConstructionFact *> constructionsFor(const SourceFacts &F) {
     std::vector<const ConstructionFact *> Ks;
     if (C.Construction && C.ConstructedClass == F.Owner) {
       Ks.push_back(&*C.Construction);
     } else if (const SourceFacts *Class = Facts.find(F.Owner)) {
       for (const auto &Entry : Class->Constructions)
         Ks.push_back(&Entry.second);
-      // The notes name the first constructions in (file, offset) order.
+      // The notes name the first constructions.
       llvm::sort(Ks, [](const ConstructionFact *A, const ConstructionFact *B) {
         return A->At < B->At;
       });
     }
-    for (const ConstructionFact *K : Ks) {
+    return Ks;
+  }
+
+  /// The field's state over the class's constructions.
+  Tally tally(const SourceFacts &F, unsigned Depth) {
+    Tally T;
+    for (const ConstructionFact *K : constructionsFor(F)) {
       // Evidence found while following arguments belongs to the
       // constructions that leave the field empty, which are named instead.
       std::vector<Evidence> Ignored;
@@ -362,6 +368,8 @@ private:
       return Emptiness::NonEmpty;
     if (!T.Empty && !T.Conditional)
       return belief(F, Why); // Set, or of unknown state.
+    if (Depth == 0 && setWithSiblings(F, Depth))
+      return Emptiness::NonEmpty;
     // Per mode: some constructions set it and some do not (or only under a
     // condition the call does not test). Only more evidence ties the call to
     // an empty one; the construction is named either way, for StrictMode.
@@ -369,6 +377,54 @@ private:
       addConstructionNote(*T.Empties.front(), F, Why);
     return belief(F, Why) == Emptiness::MayBeEmpty ? Emptiness::MayBeEmpty
                                                    : Emptiness::Unknown;
+  }
+
+  /// Correlated slots: whether every construction of F's class that agrees
+  /// with what the call proves of the object's other slots (C.Slots: `if
+  /// (o.a) .. else o.b(..)`, or an object passed that slot `a` makes) sets
+  /// F, and one does. Tables fill such slots together (`event_new` with
+  /// `event_free`), so per-mode evidence against F does not reach this call.
+  /// Only for slots that nothing assigns after construction: an assignment
+  /// elsewhere breaks the pairing the constructions show.
+  bool setWithSiblings(const SourceFacts &F, unsigned Depth) {
+    if (C.Slots.empty() || F.EmptiedAt.valid() || !F.LoadedFrom.empty())
+      return false;
+    // Each premise: alternatives (field, set), one of which holds.
+    using Premise = std::vector<std::pair<const SourceFacts *, bool>>;
+    std::vector<Premise> Premises;
+    for (StringRef Atom : C.Slots) {
+      Premise P;
+      for (StringRef Alt : split(Atom, '|')) {
+        const SourceFacts *A = Facts.find(memberOfAtom(Alt));
+        if (!A || A == &F || A->Owner != F.Owner || A->SetAt.valid() ||
+            A->EmptiedAt.valid() || !A->LoadedFrom.empty() ||
+            !A->AssignedFrom.empty()) {
+          P.clear();
+          break;
+        }
+        P.push_back({A, !Alt.starts_with("!")});
+      }
+      if (!P.empty())
+        Premises.push_back(std::move(P));
+    }
+    if (Premises.empty())
+      return false;
+    bool Agrees = false;
+    std::vector<Evidence> Ignored;
+    for (const ConstructionFact *K : constructionsFor(F)) {
+      bool Consistent = all_of(Premises, [&](const Premise &P) {
+        return any_of(P, [&](const auto &Alt) {
+          FieldState S = stateIn(*K, *Alt.first, Ignored, Depth);
+          return Alt.second ? S != FieldState::Empty : S != FieldState::Set;
+        });
+      });
+      if (!Consistent)
+        continue;
+      if (stateIn(*K, F, Ignored, Depth) != FieldState::Set)
+        return false;
+      Agrees = true;
+    }
+    return Agrees;
   }
 
   /// The rule when the project constructs the class nowhere (a library
@@ -494,6 +550,9 @@ ProjectFacts relevantFacts(ArrayRef<const ProjectFacts *> From,
     append_range(Work, C.Keys);
     for (StringRef G : C.Guards)
       Work.push_back(memberOfAtom(G).str());
+    for (StringRef S : C.Slots)
+      for (StringRef Alt : split(S, '|'))
+        Work.push_back(memberOfAtom(Alt).str());
     if (C.Construction)
       for (const ValueState &V : C.Construction->Args)
         append_range(Work, V.Keys);

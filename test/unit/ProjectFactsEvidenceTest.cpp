@@ -780,5 +780,91 @@ TEST(EvidenceFlagArguments, MergeIsCommutativeAndJSONRoundTrips) {
   EXPECT_FALSE(Candidate::fromJSON(BadC, Out));
 }
 
+/// An interface table `Ops {make, free, log}` (aggregate fields 0, 1, 2),
+/// constructed as three tables: {make, free, -}, {-, -, log}, {make, free,
+/// log}. Every table that sets `make` sets `free`; `free` is tested
+/// elsewhere (belief).
+ProjectFacts opsTables() {
+  ProjectFacts F;
+  const char *Names[] = {"Ops::make", "Ops::free", "Ops::log"};
+  const char *Keys[] = {"m:make", "m:free", "m:log"};
+  for (int I = 0; I < 3; ++I) {
+    SourceFacts &S = F.get(Keys[I], SourceKind::Field, Names[I]);
+    S.Owner = "c:Ops";
+    S.Index = I;
+  }
+  SourceFacts &Free = *const_cast<SourceFacts *>(F.find("m:free"));
+  Free.Tested = 1;
+  Free.TestedAt = at("/p/ops.cpp", 4, "can_free");
+  SourceFacts &Class = F.get("c:Ops", SourceKind::Class, "Ops");
+  std::vector<std::vector<ValueState>> Tables = {{set(), set(), empty()},
+                                                 {empty(), empty(), set()},
+                                                 {set(), set(), set()}};
+  for (unsigned I = 0; I < Tables.size(); ++I) {
+    ConstructionFact K =
+        construction(ConstructionFact::AggregateInit.str(), "Ops{}", Tables[I],
+                     at("/p/ops.cpp", 20 + I, ""));
+    Class.Constructions[K.signature()] = K;
+  }
+  return F;
+}
+
+TEST(EvidenceSlots, TablesThatSetOneSlotSetItsPartner) {
+  ProjectFacts F = opsTables();
+  // Per mode with belief: reported without a premise.
+  ASSERT_TRUE(resolve(F, call("m:free")).Report);
+  // The object the call passes was made by `make`: every table that sets
+  // it sets `free`.
+  Candidate Made = call("m:free");
+  Made.Slots = {"m:make"};
+  EXPECT_FALSE(resolve(F, Made).Report);
+  // One of two makers: the `log`-only table may have made it.
+  Made.Slots = {"m:log|m:make"};
+  EXPECT_TRUE(resolve(F, Made).Report);
+  // The `else` of a test of `log`: only the first table, which sets it.
+  Candidate Else = call("m:free");
+  Else.Slots = {"!m:log"};
+  EXPECT_FALSE(resolve(F, Else).Report);
+  // Under a test that `log` is set: the second table leaves `free` empty.
+  Else.Slots = {"m:log"};
+  EXPECT_TRUE(resolve(F, Else).Report);
+  // StrictMode reports whatever the premises.
+  Made.Slots = {"m:make"};
+  Made.Strict = true;
+  EXPECT_TRUE(resolve(F, Made).Report);
+}
+
+TEST(EvidenceSlots, AssignmentsAfterConstructionBreakThePairing) {
+  Candidate Made = call("m:free");
+  Made.Slots = {"m:make"};
+  // `make` assigned elsewhere: an object may come from a table the
+  // constructions do not show.
+  ProjectFacts F = opsTables();
+  const_cast<SourceFacts *>(F.find("m:make"))->SetAt =
+      at("/p/ops.cpp", 40, "install");
+  EXPECT_TRUE(resolve(F, Made).Report);
+  // `free` emptied somewhere: that emptying is evidence of its own.
+  F = opsTables();
+  const_cast<SourceFacts *>(F.find("m:free"))->EmptiedAt =
+      at("/p/ops.cpp", 41, "detach");
+  EXPECT_TRUE(resolve(F, Made).Report);
+  // A premise no construction agrees with proves nothing.
+  F = opsTables();
+  Made.Slots = {"m:make", "!m:make"};
+  EXPECT_TRUE(resolve(F, Made).Report);
+  // The premises' fields are among the facts a TU's candidates consult,
+  // and the candidate keeps them through JSON.
+  F = opsTables();
+  Made.Slots = {"m:log|m:make"};
+  const ProjectFacts *From[] = {&F};
+  Candidate Cs[] = {Made};
+  ProjectFacts Cut = relevantFacts(From, Cs);
+  EXPECT_NE(Cut.find("m:make"), nullptr);
+  EXPECT_NE(Cut.find("m:log"), nullptr);
+  Candidate Out;
+  ASSERT_TRUE(Candidate::fromJSON(Made.toJSON(), Out));
+  EXPECT_EQ(Out.Slots, Made.Slots);
+}
+
 } // namespace
 } // namespace wrapguard
