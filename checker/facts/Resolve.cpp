@@ -368,7 +368,7 @@ private:
       return Emptiness::NonEmpty;
     if (!T.Empty && !T.Conditional)
       return belief(F, Why); // Set, or of unknown state.
-    if (Depth == 0 && setWithSiblings(F, Depth))
+    if (!C.Strict && Depth == 0 && setWithSiblings(F, Depth))
       return Emptiness::NonEmpty;
     // Per mode: some constructions set it and some do not (or only under a
     // condition the call does not test). Only more evidence ties the call to
@@ -385,7 +385,8 @@ private:
   /// F, and one does. Tables fill such slots together (`event_new` with
   /// `event_free`), so per-mode evidence against F does not reach this call.
   /// Only for slots that nothing assigns after construction: an assignment
-  /// elsewhere breaks the pairing the constructions show.
+  /// elsewhere breaks the pairing the constructions show. A correlation is
+  /// no proof: StrictMode keeps the construction's note.
   bool setWithSiblings(const SourceFacts &F, unsigned Depth) {
     if (C.Slots.empty() || F.EmptiedAt.valid() || !F.LoadedFrom.empty())
       return false;
