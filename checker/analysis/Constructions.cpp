@@ -316,6 +316,11 @@ private:
   std::optional<CtorFact> ofStatement(const Stmt *S, unsigned Depth) {
     if (const auto *If = dyn_cast<IfStmt>(S))
       return ofIf(*If, Depth);
+    // A nested block sets what its statements set, as if they were written
+    // in the enclosing one: a statement macro's braces
+    // (`{ fn = (fn_t)dlsym(..); if (dlerror()) return; }`) change nothing.
+    if (isa<CompoundStmt>(S))
+      return ofBlock(S, Depth);
     const auto *E = dyn_cast<Expr>(S);
     if (!E)
       return std::nullopt;

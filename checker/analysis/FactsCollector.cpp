@@ -167,6 +167,7 @@ public:
   }
 
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
+    noteObjectPassed(*MC);
     const CXXMethodDecl *M = MC->getMethodDecl();
     if (M && M->getIdentifier() && M->getName() == "reset" &&
         MC->getNumArgs() == 0)
@@ -271,24 +272,60 @@ private:
     if (const auto *UO = dyn_cast<UnaryOperator>(Read);
         UO && (UO->getOpcode() == UO_AddrOf || UO->getOpcode() == UO_Deref))
       Read = stripNoise(UO->getSubExpr());
-    const auto *DRE = dyn_cast<DeclRefExpr>(Read);
+    noteFieldsOf(*F, *RD, Read, Loc);
+  }
+
+  /// One call that passes the object Read denotes to a parameter (or as
+  /// the object of a method, `helper()` on `this`) whose facts are F: per
+  /// callable field of RD, whether the caller's flow analysis proved it set
+  /// there. A read of anything but a local variable or `this` proves
+  /// nothing.
+  void noteFieldsOf(SourceFacts &F, const CXXRecordDecl &RD, const Expr *Read,
+                    SourceLocation Loc) {
+    const auto *DRE = dyn_cast_or_null<DeclRefExpr>(Read);
     const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
     if (V && V->getDeclContext() != Owner)
       DRE = nullptr;
-    for (const FieldDecl *FD : RD->fields()) {
+    const auto *This = dyn_cast_or_null<CXXThisExpr>(Read);
+    for (const FieldDecl *FD : RD.fields()) {
       if (!C.Types.isNullable(FD->getType()))
         continue;
       auto Key = fieldKey(*FD);
       if (!Key)
         continue;
-      PassedFieldFacts &PF = F->PassedFields[*Key];
+      PassedFieldFacts &PF = F.PassedFields[*Key];
       ++PF.Calls;
-      if (Owner && DRE &&
-          C.Passed.fieldAt(*Owner, *DRE, *FD) == Emptiness::NonEmpty)
+      Emptiness E = !Owner ? Emptiness::Unknown
+                    : DRE  ? C.Passed.fieldAt(*Owner, *DRE, *FD)
+                    : This ? C.Passed.fieldAt(*Owner, *This, *FD)
+                           : Emptiness::Unknown;
+      if (E == Emptiness::NonEmpty)
         ++PF.Set;
       else
         keepFirst(PF.UnsetAt, here(Loc));
     }
+  }
+
+  /// A call of a method whose callers are its class's own
+  /// (objectParameterKey): what it passes as the object, `*this` in
+  /// `if (callback) export_with_callback(..);`.
+  void noteObjectPassed(const CXXMemberCallExpr &MC) {
+    const CXXMethodDecl *M = MC.getMethodDecl();
+    const CXXRecordDecl *RD = M ? M->getParent() : nullptr;
+    if (!RD || !RD->hasDefinition() || !C.Cs.hasCallableFields(*RD) ||
+        !C.isUser(*M))
+      return;
+    std::optional<std::string> Key = objectParameterKey(*M);
+    if (!Key)
+      return;
+    SourceFacts &F = C.Out.get(*Key, SourceKind::Parameter, "this");
+    F.Owner = ownerName(*M);
+    // `helper()`, `obj.helper()`, `p->helper()`.
+    const Expr *Read = stripNoise(MC.getImplicitObjectArgument());
+    if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Read);
+        UO && UO->getOpcode() == UO_Deref)
+      Read = stripNoise(UO->getSubExpr());
+    noteFieldsOf(F, *RD, Read, MC.getBeginLoc());
   }
 
   /// `obj.f = value`: emptied, or set outside the class's constructors.
@@ -307,9 +344,12 @@ private:
     SourceFacts *F = C.field(*FD);
     if (!F)
       return;
-    if (const FunctionDecl *Loader = loaderCalled(*Value)) {
+    if (const CallExpr *Load = loaderCalled(*Value)) {
       keepFirst(F->SetAt, here(Loc));
-      keepFirst(F->LoadedFrom[Loader->getNameAsString()], here(Loc));
+      // A load tested through `dlerror()` before any use is a set value.
+      if (!Owner || !C.Summaries.loadTested(*Load, *Owner))
+        keepFirst(F->LoadedFrom[Load->getDirectCallee()->getNameAsString()],
+                  here(Loc));
       return;
     }
     ValueState V = Owner ? valueStateOf(*Value, Owner, C.Ctx, C.Types,
@@ -322,15 +362,15 @@ private:
       keepFirst(F->AssignedFrom[K], here(Loc));
   }
 
-  /// The run-time loader V calls, through its casts (`(init_fn)dlsym(h,
-  /// "init")`); null when V is no such call.
-  const FunctionDecl *loaderCalled(const Expr &V) {
+  /// The call of a run-time loader V is, through its casts
+  /// (`(init_fn)dlsym(h, "init")`); null when V is no such call.
+  const CallExpr *loaderCalled(const Expr &V) {
     const Expr *E = stripNoise(&V);
     while (const auto *Cast = dyn_cast<CastExpr>(E))
       E = stripNoise(Cast->getSubExpr());
     const auto *Call = dyn_cast<CallExpr>(E);
     const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
-    return FD && C.Summaries.isLoader(*FD) ? FD : nullptr;
+    return FD && C.Summaries.isLoader(*FD) ? Call : nullptr;
   }
 
   /// A field that is not a callable, of a class with callable fields,

@@ -77,6 +77,18 @@ const PassedValues::Reads &PassedValues::of(const FunctionDecl &Owner) {
         auto Judge = [&](const CallableState &St) {
           return St.NonEmpty ? judgeState(St, Q) : Emptiness::Unknown;
         };
+        // The callable fields of Obj, as the read Read sees them. Only the
+        // fields the function uses are modelled: children(), not
+        // getChild(), which requires the field to be one of them.
+        auto NoteFields = [&](RecordStorageLocation &Obj, const Expr &Read) {
+          for (const auto &[D, L] : Obj.children())
+            if (const auto *F = dyn_cast<FieldDecl>(D);
+                F && L && Types.isNullable(F->getType()))
+              if (Emptiness E =
+                      Judge(stateAt(*L, F->getType(), Q.env(), Types));
+                  proven(E))
+                R.Fields[{&Read, F}] = E;
+        };
         // `this->callback`, `debug->before`, `opts.on_step`: the field's
         // location in the object, whose expression the environment has
         // evaluated before the read.
@@ -95,6 +107,14 @@ const PassedValues::Reads &PassedValues::of(const FunctionDecl &Owner) {
                 R.Values[ME] = E;
           return;
         }
+        // The object of a method call on `this`: its fields as the call
+        // receives them.
+        if (const auto *This = dyn_cast<CXXThisExpr>(S->getStmt())) {
+          if (RecordStorageLocation *Obj =
+                  Q.env().getThisPointeeStorageLocation())
+            NoteFields(*Obj, *This);
+          return;
+        }
         const auto *DRE = dyn_cast<DeclRefExpr>(S->getStmt());
         const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
         if (!V)
@@ -111,16 +131,8 @@ const PassedValues::Reads &PassedValues::of(const FunctionDecl &Owner) {
         const RecordDecl *RD = recordOf(*V);
         RecordStorageLocation *Obj =
             RD && hasCallableFields(*RD) ? objectOf(*V, Q.env()) : nullptr;
-        if (!Obj)
-          return;
-        // Only the fields the function uses are modelled: children(), not
-        // getChild(), which requires the field to be one of them.
-        for (const auto &[D, L] : Obj->children())
-          if (const auto *F = dyn_cast<FieldDecl>(D);
-              F && L && Types.isNullable(F->getType()))
-            if (Emptiness E = Judge(stateAt(*L, F->getType(), Q.env(), Types));
-                proven(E))
-              R.Fields[{DRE, F}] = E;
+        if (Obj)
+          NoteFields(*Obj, *DRE);
       });
   // Over budget or not analysable: nothing is proven, the syntax decides.
   if (Err) {
@@ -151,12 +163,23 @@ FlagValues PassedValues::requiredAt(const FunctionDecl &Owner,
   return It == R.Required.end() ? FlagValues() : It->second;
 }
 
-Emptiness PassedValues::fieldAt(const FunctionDecl &Owner,
-                                const DeclRefExpr &Read,
-                                const FieldDecl &Field) {
+Emptiness PassedValues::fieldLookup(const FunctionDecl &Owner, const Expr &Read,
+                                    const FieldDecl &Field) {
   const Reads &R = of(Owner);
   auto It = R.Fields.find({&Read, &Field});
   return It == R.Fields.end() ? Emptiness::Unknown : It->second;
+}
+
+Emptiness PassedValues::fieldAt(const FunctionDecl &Owner,
+                                const DeclRefExpr &Read,
+                                const FieldDecl &Field) {
+  return fieldLookup(Owner, Read, Field);
+}
+
+Emptiness PassedValues::fieldAt(const FunctionDecl &Owner,
+                                const CXXThisExpr &This,
+                                const FieldDecl &Field) {
+  return fieldLookup(Owner, This, Field);
 }
 
 } // namespace wrapguard

@@ -50,6 +50,12 @@ public:
   Emptiness fieldAt(const clang::FunctionDecl &Owner,
                     const clang::DeclRefExpr &Read,
                     const clang::FieldDecl &Field);
+  /// Likewise for a callable field of `*this` where This, the object of a
+  /// method call (`helper()`, `this->helper()`), is evaluated: `if
+  /// (callback) helper();` calls helper with `callback` set.
+  Emptiness fieldAt(const clang::FunctionDecl &Owner,
+                    const clang::CXXThisExpr &This,
+                    const clang::FieldDecl &Field);
 
   /// For a read of one of Owner's own callable parameters that the flow
   /// leaves undecided (the callers decide it): what every path to the read
@@ -61,9 +67,9 @@ private:
   struct Reads {
     /// Reads of callable variables and of callable fields of `*this`.
     llvm::DenseMap<const clang::Expr *, Emptiness> Values;
-    llvm::DenseMap<
-        std::pair<const clang::DeclRefExpr *, const clang::FieldDecl *>,
-        Emptiness>
+    /// Fields of the object a variable read or `this` denotes.
+    llvm::DenseMap<std::pair<const clang::Expr *, const clang::FieldDecl *>,
+                   Emptiness>
         Fields;
     /// Undecided reads of the function's callable parameters.
     llvm::DenseMap<const clang::DeclRefExpr *, FlagValues> Required;
@@ -72,6 +78,8 @@ private:
   const Reads &of(const clang::FunctionDecl &Owner);
   bool hasCallableFields(const clang::RecordDecl &RD);
   Emptiness lookup(const clang::FunctionDecl &Owner, const clang::Expr &Read);
+  Emptiness fieldLookup(const clang::FunctionDecl &Owner,
+                        const clang::Expr &Read, const clang::FieldDecl &Field);
 
   clang::ASTContext &Ctx;
   const CallableTypes &Types;

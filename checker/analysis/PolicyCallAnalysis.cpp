@@ -398,6 +398,10 @@ void PolicyCallAnalyzer::Impl::addContext(const CallSite &Site,
       C.During = isa<CXXDestructorDecl>(MD) ? Candidate::Lifecycle::Destructor
                                             : Candidate::Lifecycle::Constructor;
       C.LifecycleClass = classKey(*Class).value_or("");
+    } else if (MD && MD->getParent() == Class) {
+      // A helper only its class calls: its callers may have tested the
+      // field on the object they call it on (`if (callback) helper();`).
+      C.Through = objectParameterKey(*MD).value_or("");
     }
     return;
   }

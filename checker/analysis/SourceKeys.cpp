@@ -50,6 +50,18 @@ std::optional<std::string> parameterKey(const ParmVarDecl &P) {
   return "p:" + K->substr(2) + "#" + std::to_string(P.getFunctionScopeIndex());
 }
 
+std::optional<std::string> objectParameterKey(const CXXMethodDecl &M) {
+  // A public method's callers may be anywhere, outside the project too; a
+  // virtual one is reached through its overrides' callers.
+  if (M.isStatic() || M.isVirtual() || M.getAccess() == AS_public ||
+      M.getAccess() == AS_none || isa<CXXConstructorDecl, CXXDestructorDecl>(M))
+    return std::nullopt;
+  auto K = functionKey(M);
+  if (!K)
+    return std::nullopt;
+  return "p:" + K->substr(2) + "#this";
+}
+
 std::optional<std::string> classKey(const CXXRecordDecl &RD) {
   // Each specialization of a class template is its own class, as its
   // fields are (fieldKey): `Op<true>()` may set a field that `Op<false>()`

@@ -57,6 +57,13 @@ public:
   /// missing: dlsym, dlvsym, GetProcAddress, or a function whose visible
   /// body returns what one of those returns.
   virtual bool isLoader(const clang::FunctionDecl &) { return false; }
+  /// Whether Load, a loader's call in Owner, is stored and then tested
+  /// through `dlerror()` before any use (see LoaderChecks.h): past the
+  /// test, the stored pointer is set.
+  virtual bool loadTested(const clang::CallExpr &Load,
+                          const clang::FunctionDecl &Owner) {
+    return false;
+  }
 };
 
 } // namespace wrapguard

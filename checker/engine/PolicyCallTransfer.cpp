@@ -638,6 +638,8 @@ private:
   void freshScalar(const Expr &LHS);
   /// Whether E is a call of a run-time symbol loader (isLoader).
   bool loadedSymbol(const Expr &E);
+  /// Whether E, a loader's call, is tested through `dlerror()`.
+  bool loadTested(const Expr &E);
   void assignPointer(const BinaryOperator &BO);
   void unfoldIntegerComparison(const BinaryOperator &BO);
   void pointerCast(const CastExpr &Cast, Bools B);
@@ -1164,6 +1166,12 @@ bool Transfer::loadedSymbol(const Expr &E) {
   return FD && C.Oracle.isLoader(*FD);
 }
 
+bool Transfer::loadTested(const Expr &E) {
+  const auto *Call = dyn_cast<CallExpr>(E.IgnoreParenImpCasts());
+  const FunctionDecl *Owner = Env.getCurrentFunc();
+  return Call && Owner && C.Oracle.loadTested(*Call, *Owner);
+}
+
 /// After `init()` on this: what the method's summary proves it sets.
 void Transfer::setFieldsOfThis(llvm::ArrayRef<const FieldDecl *> Fields) {
   RecordStorageLocation *This = Env.getThisPointeeStorageLocation();
@@ -1387,8 +1395,11 @@ void Transfer::VisitCastExpr(const CastExpr *Cast) {
     return readPointer(*Cast);
   case CK_BitCast:
     // `(init_fn)dlsym(h, "init")`: null when the symbol is missing.
+    // Unless the code tests the load through `dlerror()` right after it
+    // stores it (LoaderChecks.h).
     if (W.isCallable(*Cast) && loadedSymbol(*Sub))
-      return pointerCast(*Cast, W.maybeEmptyState());
+      return pointerCast(*Cast, loadTested(*Sub) ? W.nonEmptyState()
+                                                 : W.maybeEmptyState());
     [[fallthrough]];
   case CK_NoOp:
   case CK_BaseToDerived:

@@ -14,6 +14,7 @@
 #include "CallResultOracle.h"
 #include "CallableTypes.h"
 #include "HandleConstructors.h"
+#include "LoaderChecks.h"
 #include "NeverReturns.h"
 #include "PathQuery.h"
 #include "clang/AST/ASTContext.h"
@@ -41,6 +42,12 @@ public:
   const clang::VarDecl *storageReturned(const clang::FunctionDecl &FD) override;
   bool isPure(const clang::FunctionDecl &FD) override;
   bool isLoader(const clang::FunctionDecl &FD) override;
+  bool loadTested(const clang::CallExpr &Load,
+                  const clang::FunctionDecl &Owner) override {
+    return Loads.tested(Load, Owner, [this](const clang::FunctionDecl &FD) {
+      return isLoader(FD);
+    });
+  }
   /// Whether no call of FD returns (see NeverReturns.h).
   bool neverReturns(const clang::FunctionDecl &FD) { return NoReturn(FD); }
   /// Whether every call of FD ends the process (see NeverReturns.h).
@@ -71,6 +78,7 @@ private:
   const AnalysisOptions &Opts;
   const CallableTypes &Types;
   NeverReturns NoReturn;
+  CheckedLoads Loads;
   HandleConstructors Handles;
   llvm::Regex PolicyRe;
   QualifiedNameMatcher Lookups;

@@ -65,3 +65,66 @@ float some_types(const float *x, void *tmp, int t) {
   e += next_error(q, x, tmp);
   return e + some_error(get_traits(t + 1), x, tmp);
 }
+
+// The object a method is called on is its callers' to test too, for a
+// helper only its class calls (private or protected, not virtual): mlx's
+// `if (callback) { export_with_callback(..); return; }`.
+using ExportFn = void (*)(const char *);
+class Exporter {
+public:
+  explicit Exporter(ExportFn cb) : callback(cb) {}
+  void run(bool loud) {
+    if (callback) {
+      emit_all();
+      return;
+    }
+    if (loud)
+      emit_loud();
+  }
+  // Public: callers anywhere, outside the project too.
+  void emit_public() {
+    callback("public");
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: call through possibly empty callable 'callback' [wrapguard-unchecked-policy-call]
+    // CHECK-NOTES: :[[@LINE-2]]:5: note: a value from 'Exporter::callback' is checked for emptiness in 'Exporter::run' ({{.*}}.cpp:[[@LINE-11]])
+  }
+
+private:
+  void emit_all() {
+    callback("inputs"); // no-warning
+    callback("outputs"); // no-warning
+  }
+  // Called where the test found the callback empty.
+  void emit_loud() {
+    callback("loud");
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: call through possibly empty callable 'callback' [wrapguard-unchecked-policy-call]
+    // CHECK-NOTES: :[[@LINE-2]]:5: note: a value from 'Exporter::callback' is checked for emptiness in 'Exporter::run' ({{.*}}.cpp:[[@LINE-23]])
+  }
+  ExportFn callback;
+};
+
+// Another object's test says nothing of the one a helper runs on.
+class Relay {
+public:
+  explicit Relay(ExportFn cb) : callback(cb) {}
+  void forward(Relay &other) {
+    if (callback)
+      other.emit();
+  }
+
+private:
+  void emit() {
+    callback("relayed");
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: call through possibly empty callable 'callback' [wrapguard-unchecked-policy-call]
+    // CHECK-NOTES: :[[@LINE-2]]:5: note: a value from 'Relay::callback' is checked for emptiness in 'Relay::forward' ({{.*}}.cpp:[[@LINE-8]])
+  }
+  ExportFn callback;
+};
+
+static void print_it(const char *) {}
+void use_exporters() {
+  Exporter quiet(nullptr), loud(print_it);
+  quiet.run(true);
+  loud.run(false);
+  Relay a(nullptr), b(print_it);
+  b.forward(a);
+}

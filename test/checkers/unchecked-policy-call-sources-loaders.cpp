@@ -89,6 +89,69 @@ bool load_checked(void *h) {
 }
 int start_checked_api() { return checked.init(7); } // no-warning
 
+// The load tested through `dlerror()` right after it is stored, POSIX's
+// own test of a lookup (mlx's LOAD_SYMBOL): past the test, the pointer is
+// set. In a statement macro's braces, in a constructor too.
+#define LOAD_SYMBOL(symbol, variable)                                          \
+  {                                                                            \
+    variable = (decltype(variable))dlsym(handle, #symbol);                     \
+    char *error = dlerror();                                                   \
+    if (error != nullptr) {                                                    \
+      handle = nullptr;                                                        \
+      return;                                                                  \
+    }                                                                          \
+  }
+
+struct Wrapper {
+  Wrapper() {
+    handle = dlopen("libx.so", RTLD_NOW);
+    if (handle == nullptr)
+      return;
+    init_fn version;
+    LOAD_SYMBOL(x_version, version);
+    version(8); // no-warning
+    LOAD_SYMBOL(x_init, init);
+    LOAD_SYMBOL(x_step, step);
+  }
+  int start() { return init(9); } // no-warning
+  int step_once() { return step(10); } // no-warning
+  init_fn init;
+  init_fn step;
+  void *handle;
+};
+Wrapper &wrapper() {
+  static Wrapper w;
+  return w;
+}
+
+int start_dlerror_tested() {
+  init_fn f = (init_fn)dlsym(lib, "x_init");
+  if (dlerror())
+    return -1;
+  return f(11); // no-warning
+}
+
+// True neighbours: a `dlerror()` test that goes on, one after a use, and
+// one of a load that a use comes between.
+int start_dlerror_logged() {
+  init_fn f = (init_fn)dlsym(lib, "x_init");
+  if (const char *e = dlerror())
+    (void)e;
+  return f(12);
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: call through possibly empty callable 'f' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-5]]:24: note: 'f' comes from 'dlsym', which may return an empty callable
+}
+
+int start_dlerror_late() {
+  init_fn f = (init_fn)dlsym(lib, "x_init");
+  int r = f(13);
+  // CHECK-NOTES: :[[@LINE-1]]:11: warning: call through possibly empty callable 'f' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-3]]:24: note: 'f' comes from 'dlsym', which may return an empty callable
+  if (dlerror())
+    return -1;
+  return r;
+}
+
 // UNSUPPORTED: libcxx
 // (This code uses no callable, smart pointer, optional or container of the
 // C++ library, at most its C headers, std::nullptr_t or an exception type, so

@@ -93,5 +93,47 @@ TEST(PassedValuesTest, OverBudgetProvesNothing) {
   EXPECT_EQ(Got.at("in_loop"), Emptiness::Unknown);
 }
 
+/// The object of a method call on `this`: the caller's proof of its
+/// callable fields where the call is (callers' guards for a helper).
+TEST(PassedValuesTest, ProvesTheFieldsOfThisAtAMethodCall) {
+  auto AST = test::parse(R"cc(
+    using Fn = void (*)(int);
+    class Exporter {
+    public:
+      void guarded() { if (cb) helper(); }
+      void unguarded() { helper(); }
+      void emptied() { cb = nullptr; helper(); }
+    private:
+      void helper() { cb(1); }
+      Fn cb;
+    };
+  )cc");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  AnalysisOptions Opts;
+  CallableTypes Types(Opts.NullableCallableTypes, Opts.InvokeMethods);
+  PolicySummaries Summaries(Ctx, Opts, Types);
+  PassedValues Passed(Ctx, Types, Summaries, Opts);
+  const auto *Cb = selectFirst<FieldDecl>(
+      "f", match(fieldDecl(hasName("cb")).bind("f"), Ctx));
+  ASSERT_NE(Cb, nullptr);
+  std::map<std::string, Emptiness> Got;
+  for (const BoundNodes &N :
+       match(cxxMemberCallExpr(callee(cxxMethodDecl(hasName("helper"))),
+                               on(cxxThisExpr().bind("this")),
+                               forFunction(functionDecl().bind("fn"))),
+             Ctx)) {
+    const auto *Fn = N.getNodeAs<FunctionDecl>("fn");
+    const auto *This = N.getNodeAs<CXXThisExpr>("this");
+    Got[Fn->getNameAsString()] = Passed.fieldAt(*Fn, *This, *Cb);
+  }
+  std::map<std::string, Emptiness> Expected = {
+      {"guarded", Emptiness::NonEmpty},
+      {"unguarded", Emptiness::Unknown},
+      {"emptied", Emptiness::AlwaysEmpty},
+  };
+  EXPECT_EQ(Got, Expected);
+}
+
 } // namespace
 } // namespace wrapguard
