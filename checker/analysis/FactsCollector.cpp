@@ -91,6 +91,22 @@ public:
     return true;
   }
 
+  /// Code after a statement that ends the path is dead, for the facts as
+  /// for the flow analysis: `std::abort(); return Runner{nullptr, nullptr};`
+  /// in an assertion macro passes nothing (corrade's CORRADE_ASSERT). A
+  /// label or a `case` after it can be reached again.
+  bool TraverseCompoundStmt(CompoundStmt *CS) {
+    bool Dead = false;
+    for (Stmt *S : CS->body()) {
+      if (Dead && !isa<LabelStmt, SwitchCase>(S))
+        continue;
+      if (!TraverseStmt(S))
+        return false;
+      Dead = endsPath(S);
+    }
+    return true;
+  }
+
   bool VisitExpr(Expr *E) {
     const Expr *Tested = testedCallable(*E, C.Types, C.Ctx);
     if (!Tested || normalises(*E, *Tested))
@@ -176,6 +192,25 @@ public:
   }
 
 private:
+  /// Whether control never goes on after statement S: a `return`, `throw`,
+  /// `break`, `continue` or `goto`, or a call of a function that never
+  /// returns (NeverReturns.h).
+  bool endsPath(const Stmt *S) {
+    if (isa<ReturnStmt, BreakStmt, ContinueStmt, GotoStmt>(S))
+      return true;
+    const auto *E = dyn_cast<Expr>(S);
+    if (!E)
+      return false;
+    E = E->IgnoreParenImpCasts();
+    if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
+      E = EWC->getSubExpr()->IgnoreParenImpCasts();
+    if (isa<CXXThrowExpr>(E))
+      return true;
+    const auto *Call = dyn_cast<CallExpr>(E);
+    const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+    return FD && C.Summaries.neverReturns(*FD);
+  }
+
   FactLoc here(SourceLocation Loc) {
     FactLoc L = factLoc(Loc, C.SM, Owner);
     if (!Owner)

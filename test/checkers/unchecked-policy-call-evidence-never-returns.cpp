@@ -153,3 +153,36 @@ int flag_and_warn(int mode, int x) {
   // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: call through possibly empty callable 'fn' [wrapguard-unchecked-policy-call]
   return x;
 }
+
+// What code after such a call passes is no evidence either: an assertion
+// macro that aborts and then returns a placeholder (corrade's
+// CORRADE_ASSERT) passes its `nullptr`s to no one.
+using BeginFn = void (*)();
+struct Runner {
+  explicit Runner(BeginFn begin) { begin(); } // no-warning
+};
+struct Probe {
+  explicit Probe(BeginFn begin) { begin(); }
+  // CHECK-MESSAGES: :[[@LINE-1]]:35: warning: call through possibly empty callable 'begin' [wrapguard-unchecked-policy-call]
+};
+static void start_clock() {}
+bool in_benchmark();
+#define CHECKED_OR(cond, placeholder)                                          \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      std::abort();                                                            \
+      return placeholder;                                                      \
+    }                                                                          \
+  } while (false)
+Runner make_runner() {
+  CHECKED_OR(in_benchmark(), Runner{nullptr});
+  return Runner{start_clock};
+}
+// True neighbour: the same placeholder after a warning that goes on.
+Probe make_probe() {
+  if (!in_benchmark()) {
+    warn("not in a benchmark");
+    return Probe{nullptr};
+  }
+  return Probe{start_clock};
+}
