@@ -57,6 +57,12 @@ public:
   /// missing: dlsym, dlvsym, GetProcAddress, or a function whose visible
   /// body returns what one of those returns.
   virtual bool isLoader(const clang::FunctionDecl &) { return false; }
+  /// Whether Method's visible body returns one pointer member of `*this`
+  /// (or what it points to, for a reference) on every return and writes
+  /// nothing of `*this`: the `operator->`, `operator*` or `get()` of a
+  /// smart pointer of the project's own (`optional_ptr<T>`). Its calls on
+  /// an object nothing changes in between denote one object.
+  virtual bool isPointerAccessor(const clang::CXXMethodDecl &) { return false; }
   /// Whether Load, a loader's call in Owner, is stored and then tested
   /// through `dlerror()` before any use (see LoaderChecks.h): past the
   /// test, the stored pointer is set.

@@ -769,8 +769,15 @@ static const char SmartPointee = 0;
 bool Transfer::smartPointee(const Expr &Access, const Expr &Accessed) {
   // libstdc++ declares the operators in a base (`__shared_ptr_access`).
   const Expr &Ptr = *Accessed.IgnoreImpCasts();
-  if (!isStdSmartPointer(Ptr.getType()) || W.isCallable(Ptr) ||
-      W.isCallable(Access))
+  // A smart pointer of the project's own: an accessor that returns its
+  // pointer member (`optional_ptr<T>::operator->`).
+  const auto *Call = dyn_cast<CallExpr>(&Access);
+  const auto *Method =
+      Call ? dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee()) : nullptr;
+  if ((!isStdSmartPointer(Ptr.getType()) &&
+       !(Method && Ptr.getType()->isRecordType() &&
+         C.Oracle.isPointerAccessor(*Method))) ||
+      W.isCallable(Ptr) || W.isCallable(Access))
     return false;
   QualType Pointee;
   if (Access.isPRValue() && Access.getType()->isPointerType())
@@ -797,8 +804,8 @@ bool Transfer::smartPointee(const Expr &Access, const Expr &Accessed) {
 /// other elements afterwards; a smart pointer, another object.
 void Transfer::forgetElements(const Expr &Changed) {
   const Expr &Container = *Changed.IgnoreImpCasts();
-  if (C.Elements.empty() || (!isStdSequence(Container.getType()) &&
-                             !isStdSmartPointer(Container.getType()) &&
+  // Any record: a smart pointer of the project's own too.
+  if (C.Elements.empty() || (!Container.getType()->isRecordType() &&
                              !Container.getType()->isPointerType() &&
                              !Container.getType()->isArrayType()))
     return;

@@ -334,6 +334,71 @@ bool PolicySummaries::isLoader(const FunctionDecl &FD) {
   return Loaders[Def] = Result;
 }
 
+namespace {
+/// Whether a method's body returns one pointer member of `*this` (through
+/// `*` for a reference) and writes nothing of `*this`: no assignment or
+/// increment of a member, no non-const method called on `this`.
+class PointerAccessorBody : public RecursiveASTVisitor<PointerAccessorBody> {
+public:
+  bool VisitReturnStmt(ReturnStmt *R) {
+    const Expr *V = R->getRetValue() ? stripNoise(R->getRetValue()) : nullptr;
+    if (const auto *UO = dyn_cast_or_null<UnaryOperator>(V);
+        UO && UO->getOpcode() == UO_Deref)
+      V = stripNoise(UO->getSubExpr());
+    const FieldDecl *F = thisField(V);
+    if (!F || !F->getType()->isPointerType() || (Field && Field != F))
+      return fail();
+    Field = F;
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    return !BO->isAssignmentOp() || !thisField(BO->getLHS()) || fail();
+  }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    return !UO->isIncrementDecrementOp() || !thisField(UO->getSubExpr()) ||
+           fail();
+  }
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
+    const CXXMethodDecl *M = MC->getMethodDecl();
+    const Expr *Obj = MC->getImplicitObjectArgument();
+    if (Obj && isa<CXXThisExpr>(Obj->IgnoreParenImpCasts()) && M &&
+        !M->isConst())
+      return fail();
+    return true;
+  }
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  bool ok() const { return Field && !Failed; }
+
+private:
+  static const FieldDecl *thisField(const Expr *E) {
+    const auto *ME = dyn_cast_or_null<MemberExpr>(E ? stripNoise(E) : nullptr);
+    if (!ME || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      return nullptr;
+    return dyn_cast<FieldDecl>(ME->getMemberDecl());
+  }
+  bool fail() {
+    Failed = true;
+    return false;
+  }
+  const FieldDecl *Field = nullptr;
+  bool Failed = false;
+};
+} // namespace
+
+bool PolicySummaries::isPointerAccessor(const CXXMethodDecl &Method) {
+  const FunctionDecl *Def = nullptr;
+  if (Method.isVirtual() || Method.isStatic() || !Method.hasBody(Def) || !Def ||
+      Def->isDependentContext())
+    return false;
+  auto [It, New] = PointerAccessors.try_emplace(Def, false);
+  if (New) {
+    PointerAccessorBody B;
+    B.TraverseStmt(Def->getBody());
+    It->second = B.ok();
+  }
+  return It->second;
+}
+
 llvm::SmallVector<const FieldDecl *, 2>
 fieldsProvenSet(const PathQuery &Q, const CallableTypes &Types) {
   llvm::SmallVector<const FieldDecl *, 2> Out;

@@ -42,6 +42,7 @@ public:
   const clang::VarDecl *storageReturned(const clang::FunctionDecl &FD) override;
   bool isPure(const clang::FunctionDecl &FD) override;
   bool isLoader(const clang::FunctionDecl &FD) override;
+  bool isPointerAccessor(const clang::CXXMethodDecl &Method) override;
   bool loadTested(const clang::CallExpr &Load,
                   const clang::FunctionDecl &Owner) override {
     return Loads.tested(Load, Owner, [this](const clang::FunctionDecl &FD) {
@@ -93,6 +94,7 @@ private:
   llvm::DenseMap<const clang::FunctionDecl *, const clang::VarDecl *> Returned;
   llvm::DenseMap<const clang::FunctionDecl *, bool> Pure;
   llvm::DenseMap<const clang::FunctionDecl *, bool> Loaders;
+  llvm::DenseMap<const clang::FunctionDecl *, bool> PointerAccessors;
   llvm::SmallPtrSet<const clang::FunctionDecl *, 8> InProgress;
   /// Set when a summary in progress met the depth bound or a recursion.
   bool Truncated = false;

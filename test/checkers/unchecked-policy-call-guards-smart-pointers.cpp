@@ -114,3 +114,59 @@ void inspected(std::shared_ptr<Client> p) {
     p->onError(); // no-warning
   }
 }
+
+// A smart pointer of the project's own (duckdb's `optional_ptr<T>`): an
+// `operator->`, `operator*` or `get()` whose body returns its pointer member
+// and writes nothing of the object denotes one object while nothing changes
+// the smart pointer, as std::shared_ptr's do.
+template <class T> class optional_ptr {
+public:
+  optional_ptr() : ptr(nullptr) {}
+  void check() const {
+    if (!ptr)
+      throw 1;
+  }
+  T *operator->() {
+    check();
+    return ptr;
+  }
+  T &operator*() {
+    check();
+    return *ptr;
+  }
+  explicit operator bool() const { return ptr != nullptr; }
+
+private:
+  T *ptr;
+};
+struct Setting {
+  std::function<int(int)> get_setting;
+};
+bool find_setting(int key, optional_ptr<Setting> &out);
+int setting_value(int key) {
+  optional_ptr<Setting> option;
+  find_setting(key, option);
+  if (option && option->get_setting)
+    return option->get_setting(key); // no-warning
+  return 0;
+}
+int setting_by_reference(int key) {
+  optional_ptr<Setting> option;
+  find_setting(key, option);
+  if (option && (*option).get_setting)
+    return (*option).get_setting(key); // no-warning
+  return 0;
+}
+// True neighbour: the smart pointer changes between the test and the call.
+int setting_after_change(int key) {
+  optional_ptr<Setting> option;
+  find_setting(key, option);
+  if (option->get_setting) {
+    find_setting(key + 1, option);
+    return option->get_setting(key);
+    // CHECK-NOTES: :[[@LINE-1]]:12: warning: call through possibly empty callable 'option->get_setting' [wrapguard-unchecked-policy-call]
+    // CHECK-NOTES: :[[@LINE-2]]:12: note: check that 'option->get_setting' is not empty before this call, e.g. 'if (option->get_setting)'
+    // CHECK-NOTES: :[[@LINE-3]]:12: note: a value from 'Setting::get_setting' is checked for emptiness in 'setting_value' ({{.*}}.cpp:[[@LINE-20]])
+  }
+  return 0;
+}

@@ -1,0 +1,59 @@
+// PolicySummaries: summaries computed from a definition's body, checked for
+// each kind of answer (the lit files check what they change).
+
+#include "PolicySummaries.h"
+#include "TestAST.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "gtest/gtest.h"
+#include <map>
+#include <string>
+
+namespace wrapguard {
+namespace {
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+TEST(PolicySummariesTest, PointerAccessorsReturnOneMemberAndWriteNothing) {
+  auto AST = test::parse(R"cc(
+    struct T { int x; };
+    struct Ptr {
+      void check() const;
+      void touch();
+      T *arrow() { check(); return p; }
+      T &star() const { return *p; }
+      T *other(bool b) { return b ? p : q; }
+      T *either(bool b) { if (b) return p; return q; }
+      T *counting() { ++n; return p; }
+      T *touching() { touch(); return p; }
+      T *resetting() { T *r = p; p = nullptr; return r; }
+      virtual T *virtual_get() { return p; }
+      T *p, *q;
+      int n;
+    };
+  )cc");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  AnalysisOptions Opts;
+  CallableTypes Types(Opts.NullableCallableTypes, Opts.InvokeMethods);
+  PolicySummaries Summaries(Ctx, Opts, Types);
+  std::map<std::string, bool> Got;
+  for (const BoundNodes &N :
+       match(cxxMethodDecl(isDefinition(), unless(isImplicit()),
+                           unless(hasAnyName("check", "touch")))
+                 .bind("m"),
+             Ctx)) {
+    const auto *M = N.getNodeAs<CXXMethodDecl>("m");
+    Got[M->getNameAsString()] = Summaries.isPointerAccessor(*M);
+  }
+  std::map<std::string, bool> Expected = {
+      {"arrow", true},      {"star", true},       {"other", false},
+      {"either", false},    {"counting", false},  {"touching", false},
+      {"resetting", false}, {"virtual_get", false},
+  };
+  EXPECT_EQ(Got, Expected);
+}
+
+} // namespace
+} // namespace wrapguard
