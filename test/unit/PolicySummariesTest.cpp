@@ -48,8 +48,8 @@ TEST(PolicySummariesTest, PointerAccessorsReturnOneMemberAndWriteNothing) {
     Got[M->getNameAsString()] = Summaries.isPointerAccessor(*M);
   }
   std::map<std::string, bool> Expected = {
-      {"arrow", true},      {"star", true},       {"other", false},
-      {"either", false},    {"counting", false},  {"touching", false},
+      {"arrow", true},      {"star", true},         {"other", false},
+      {"either", false},    {"counting", false},    {"touching", false},
       {"resetting", false}, {"virtual_get", false},
   };
   EXPECT_EQ(Got, Expected);
