@@ -341,9 +341,8 @@ private:
     }
   }
 
-  /// A call of a method whose callers are its class's own
-  /// (objectParameterKey): what it passes as the object, `*this` in
-  /// `if (callback) export_with_callback(..);`.
+  /// A call of a method (objectParameterKey): what it passes as the object,
+  /// `*this` in `if (callback) export_with_callback(..);`.
   void noteObjectPassed(const CXXMemberCallExpr &MC) {
     const CXXMethodDecl *M = MC.getMethodDecl();
     const CXXRecordDecl *RD = M ? M->getParent() : nullptr;

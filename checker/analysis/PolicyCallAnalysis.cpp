@@ -399,8 +399,8 @@ void PolicyCallAnalyzer::Impl::addContext(const CallSite &Site,
                                             : Candidate::Lifecycle::Constructor;
       C.LifecycleClass = classKey(*Class).value_or("");
     } else if (MD && MD->getParent() == Class) {
-      // A helper only its class calls: its callers may have tested the
-      // field on the object they call it on (`if (callback) helper();`).
+      // A method's callers may have tested the field on the object they
+      // call it on (`if (callback) helper();`).
       C.Through = objectParameterKey(*MD).value_or("");
     }
     return;

@@ -51,10 +51,10 @@ std::optional<std::string> parameterKey(const ParmVarDecl &P) {
 }
 
 std::optional<std::string> objectParameterKey(const CXXMethodDecl &M) {
-  // A public method's callers may be anywhere, outside the project too; a
-  // virtual one is reached through its overrides' callers.
-  if (M.isStatic() || M.isVirtual() || M.getAccess() == AS_public ||
-      M.getAccess() == AS_none || isa<CXXConstructorDecl, CXXDestructorDecl>(M))
+  // A virtual method is also reached through the calls of the methods it
+  // overrides, which the facts do not count for it.
+  if (M.isStatic() || M.isVirtual() ||
+      isa<CXXConstructorDecl, CXXDestructorDecl>(M))
     return std::nullopt;
   auto K = functionKey(M);
   if (!K)

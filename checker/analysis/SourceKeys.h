@@ -27,9 +27,9 @@ std::optional<std::string> functionKey(const clang::FunctionDecl &FD);
 std::optional<std::string> fieldKey(const clang::FieldDecl &FD);
 /// "p:<USR of the function>#<index>" for a parameter.
 std::optional<std::string> parameterKey(const clang::ParmVarDecl &P);
-/// "p:<USR of the method>#this" for the object a method is called on, when
-/// the callers are the class's own (a private or protected, non-virtual
-/// method, not a constructor or destructor): none otherwise.
+/// "p:<USR of the method>#this" for the object a method is called on (a
+/// non-virtual, non-static method, not a constructor or destructor), whose
+/// calls the facts count like a parameter's: none otherwise.
 std::optional<std::string> objectParameterKey(const clang::CXXMethodDecl &M);
 /// "c:<USR>" for a class, whose constructions the facts record.
 std::optional<std::string> classKey(const clang::CXXRecordDecl &RD);

@@ -66,9 +66,9 @@ float some_types(const float *x, void *tmp, int t) {
   return e + some_error(get_traits(t + 1), x, tmp);
 }
 
-// The object a method is called on is its callers' to test too, for a
-// helper only its class calls (private or protected, not virtual): mlx's
-// `if (callback) { export_with_callback(..); return; }`.
+// The object a method is called on is its callers' to test too (a method
+// that is not virtual): mlx's `if (callback) { export_with_callback(..);
+// return; }`, uWebSockets' `if (data->onWritable) data->callOnWritable(..)`.
 using ExportFn = void (*)(const char *);
 class Exporter {
 public:
@@ -81,23 +81,25 @@ public:
     if (loud)
       emit_loud();
   }
-  // Public: callers anywhere, outside the project too.
+  // No call in the project vouches for it.
   void emit_public() {
     callback("public");
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: call through possibly empty callable 'callback' [wrapguard-unchecked-policy-call]
     // CHECK-NOTES: :[[@LINE-2]]:5: note: a value from 'Exporter::callback' is checked for emptiness in 'Exporter::run' ({{.*}}.cpp:[[@LINE-11]])
   }
 
-private:
+  // A public method too, called only under a test of its object's field.
   void emit_all() {
     callback("inputs"); // no-warning
     callback("outputs"); // no-warning
   }
+
+private:
   // Called where the test found the callback empty.
   void emit_loud() {
     callback("loud");
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: call through possibly empty callable 'callback' [wrapguard-unchecked-policy-call]
-    // CHECK-NOTES: :[[@LINE-2]]:5: note: a value from 'Exporter::callback' is checked for emptiness in 'Exporter::run' ({{.*}}.cpp:[[@LINE-23]])
+    // CHECK-NOTES: :[[@LINE-2]]:5: note: a value from 'Exporter::callback' is checked for emptiness in 'Exporter::run' ({{.*}}.cpp:[[@LINE-25]])
   }
   ExportFn callback;
 };
