@@ -632,6 +632,7 @@ private:
   bool pureObject(const CallExpr &Call, const FunctionDecl &FD);
   bool containerElement(const CXXOperatorCallExpr &OC);
   bool smartPointee(const Expr &Access, const Expr &Accessed);
+  bool ownPointerAccess(const CXXMethodDecl *Method, const Expr &Ptr);
   void forgetElements(const Expr &Changed);
   bool element(const Expr &Access, StorageLocation *Container,
                const Expr &Index);
@@ -766,6 +767,17 @@ static const char SmartPointee = 0;
 /// object, so the test would guard nothing. While nothing changes `p` (an
 /// assignment, `reset`, `swap`: forgetElements), they denote one object,
 /// whose fields hold what they hold where the function first reads them.
+/// Whether Method, called on Ptr, is the pointer accessor of a smart pointer
+/// of the project's own. The standard library's classes are modelled by
+/// what they are (an iterator's `operator*` is no smart pointer's), and
+/// those of other system headers are not the project's.
+bool Transfer::ownPointerAccess(const CXXMethodDecl *Method, const Expr &Ptr) {
+  const CXXRecordDecl *RD = Ptr.getType()->getAsCXXRecordDecl();
+  return Method && RD && !RD->isInStdNamespace() &&
+         !C.Ctx.getSourceManager().isInSystemHeader(RD->getLocation()) &&
+         C.Oracle.isPointerAccessor(*Method);
+}
+
 bool Transfer::smartPointee(const Expr &Access, const Expr &Accessed) {
   // libstdc++ declares the operators in a base (`__shared_ptr_access`).
   const Expr &Ptr = *Accessed.IgnoreImpCasts();
@@ -774,9 +786,7 @@ bool Transfer::smartPointee(const Expr &Access, const Expr &Accessed) {
   const auto *Call = dyn_cast<CallExpr>(&Access);
   const auto *Method =
       Call ? dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee()) : nullptr;
-  if ((!isStdSmartPointer(Ptr.getType()) &&
-       !(Method && Ptr.getType()->isRecordType() &&
-         C.Oracle.isPointerAccessor(*Method))) ||
+  if ((!isStdSmartPointer(Ptr.getType()) && !ownPointerAccess(Method, Ptr)) ||
       W.isCallable(Ptr) || W.isCallable(Access))
     return false;
   QualType Pointee;

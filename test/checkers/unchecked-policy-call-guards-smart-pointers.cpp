@@ -170,3 +170,24 @@ int setting_after_change(int key) {
   }
   return 0;
 }
+
+// The standard library's classes are modelled by what they are: an
+// iterator's `operator*` returns a pointer member too, but a range-for's
+// element is the container's, and a call between the test and the use
+// (here one that takes a lambda capturing by reference) changes nothing.
+#include <vector>
+struct Handler {
+  std::function<int(int)> select;
+};
+std::vector<Handler> handlers = {{nullptr}};
+void split_into(const char *text, const std::function<void(const char *)> &out);
+int negotiate(const char *text) {
+  for (const auto &entry : handlers) {
+    if (entry.select) {
+      std::vector<const char *> parts;
+      split_into(text, [&](const char *p) { parts.push_back(p); });
+      return entry.select(int(parts.size())); // no-warning
+    }
+  }
+  return 0;
+}
