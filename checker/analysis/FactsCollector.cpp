@@ -313,8 +313,8 @@ private:
   /// One call that passes the object Read denotes to a parameter (or as
   /// the object of a method, `helper()` on `this`) whose facts are F: per
   /// callable field of RD, whether the caller's flow analysis proved it set
-  /// there. A read of anything but a local variable or `this` proves
-  /// nothing.
+  /// there. A read of anything but a local variable, `this` or a member
+  /// proves nothing.
   void noteFieldsOf(SourceFacts &F, const CXXRecordDecl &RD, const Expr *Read,
                     SourceLocation Loc) {
     const auto *DRE = dyn_cast_or_null<DeclRefExpr>(Read);
@@ -322,6 +322,7 @@ private:
     if (V && V->getDeclContext() != Owner)
       DRE = nullptr;
     const auto *This = dyn_cast_or_null<CXXThisExpr>(Read);
+    const auto *Member = dyn_cast_or_null<MemberExpr>(Read);
     for (const FieldDecl *FD : RD.fields()) {
       if (!C.Types.isNullable(FD->getType()))
         continue;
@@ -330,10 +331,11 @@ private:
         continue;
       PassedFieldFacts &PF = F.PassedFields[*Key];
       ++PF.Calls;
-      Emptiness E = !Owner ? Emptiness::Unknown
-                    : DRE  ? C.Passed.fieldAt(*Owner, *DRE, *FD)
-                    : This ? C.Passed.fieldAt(*Owner, *This, *FD)
-                           : Emptiness::Unknown;
+      Emptiness E = !Owner   ? Emptiness::Unknown
+                    : DRE    ? C.Passed.fieldAt(*Owner, *DRE, *FD)
+                    : This   ? C.Passed.fieldAt(*Owner, *This, *FD)
+                    : Member ? C.Passed.fieldAt(*Owner, *Member, *FD)
+                             : Emptiness::Unknown;
       if (E == Emptiness::NonEmpty)
         ++PF.Set;
       else

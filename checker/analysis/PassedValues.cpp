@@ -94,8 +94,35 @@ const PassedValues::Reads &PassedValues::of(const FunctionDecl &Owner) {
         // evaluated before the read.
         if (const auto *ME = dyn_cast<MemberExpr>(S->getStmt())) {
           const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
-          if (!F || !Types.isNullable(F->getType()))
+          if (!F)
             return;
+          // An object read from a member (`data.cast` of
+          // `data.cast.init_state()`, `ctx->ops`): its callable fields.
+          if (!Types.isNullable(F->getType())) {
+            QualType T = F->getType().getNonReferenceType();
+            if (T->isPointerType())
+              T = T->getPointeeType();
+            const RecordDecl *RD = T->getAsRecordDecl();
+            // The state is the one before the read, which has no location
+            // yet: the object is the field's child of its base object.
+            RecordStorageLocation *Base =
+                RD && hasCallableFields(*RD) ? objectOf(*ME->getBase(), Q.env())
+                                             : nullptr;
+            if (!Base)
+              return;
+            for (const auto &[D, L] : Base->children()) {
+              if (D != F || !L)
+                continue;
+              RecordStorageLocation *Obj = dyn_cast<RecordStorageLocation>(L);
+              if (auto *PV = F->getType()->isPointerType()
+                                 ? valueAs<PointerValue>(Q.env(), *L)
+                                 : nullptr)
+                Obj = dyn_cast<RecordStorageLocation>(&PV->getPointeeLoc());
+              if (Obj)
+                NoteFields(*Obj, *ME);
+            }
+            return;
+          }
           RecordStorageLocation *Obj = objectOf(*ME->getBase(), Q.env());
           if (!Obj)
             return;
@@ -180,6 +207,12 @@ Emptiness PassedValues::fieldAt(const FunctionDecl &Owner,
                                 const CXXThisExpr &This,
                                 const FieldDecl &Field) {
   return fieldLookup(Owner, This, Field);
+}
+
+Emptiness PassedValues::fieldAt(const FunctionDecl &Owner,
+                                const MemberExpr &Read,
+                                const FieldDecl &Field) {
+  return fieldLookup(Owner, Read, Field);
 }
 
 } // namespace wrapguard

@@ -56,6 +56,11 @@ public:
   Emptiness fieldAt(const clang::FunctionDecl &Owner,
                     const clang::CXXThisExpr &This,
                     const clang::FieldDecl &Field);
+  /// Likewise for the object a member read denotes or points to
+  /// (`data.cast` in `if (data.cast.has_init()) data.cast.init();`).
+  Emptiness fieldAt(const clang::FunctionDecl &Owner,
+                    const clang::MemberExpr &Read,
+                    const clang::FieldDecl &Field);
 
   /// For a read of one of Owner's own callable parameters that the flow
   /// leaves undecided (the callers decide it): what every path to the read

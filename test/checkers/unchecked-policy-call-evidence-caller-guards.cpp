@@ -130,3 +130,41 @@ void use_exporters() {
   Relay a(nullptr), b(print_it);
   b.forward(a);
 }
+
+// The object a method is called on may be read from a member: duckdb's
+// `if (cast_data.key_cast.HasInitLocalState())
+// cast_data.key_cast.InitLocalState(..)`, through an accessor.
+using InitFn = int (*)(int);
+struct CastInfo {
+  explicit CastInfo(InitFn init) : init_local_state(init) {}
+  bool HasInitLocalState() const { return init_local_state; }
+  int InitLocalState(int x) const {
+    return init_local_state(x); // no-warning
+  }
+  int InitUnchecked(int x) const {
+    return init_local_state(x);
+    // CHECK-NOTES: :[[@LINE-1]]:12: warning: call through possibly empty callable 'init_local_state' [wrapguard-unchecked-policy-call]
+    // CHECK-NOTES: :[[@LINE-2]]:12: note: a value from 'CastInfo::init_local_state' is checked for emptiness in 'CastInfo::HasInitLocalState' ({{.*}}.cpp:[[@LINE-7]])
+  }
+  InitFn init_local_state;
+};
+struct MapCastData {
+  CastInfo key_cast;
+  CastInfo value_cast;
+};
+static int twice(int x) { return 2 * x; }
+int init_map_cast(const MapCastData &cast_data, int x) {
+  int r = 0;
+  if (cast_data.key_cast.HasInitLocalState())
+    r += cast_data.key_cast.InitLocalState(x);
+  if (cast_data.value_cast.HasInitLocalState())
+    r += cast_data.value_cast.InitLocalState(x);
+  // Another member's test says nothing of this one.
+  if (cast_data.key_cast.HasInitLocalState())
+    r += cast_data.value_cast.InitUnchecked(x);
+  return r;
+}
+void use_casts() {
+  MapCastData plain{CastInfo(nullptr), CastInfo(twice)};
+  init_map_cast(plain, 1);
+}

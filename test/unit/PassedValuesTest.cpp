@@ -135,5 +135,43 @@ TEST(PassedValuesTest, ProvesTheFieldsOfThisAtAMethodCall) {
   EXPECT_EQ(Got, Expected);
 }
 
+/// The object a method is called on, read from a member of a parameter.
+TEST(PassedValuesTest, ProvesTheFieldsOfAMemberObject) {
+  auto AST = test::parse(R"cc(
+    using Fn = int (*)(int);
+    struct Info {
+      int init(int x) const { return fn(x); }
+      Fn fn;
+    };
+    struct Data { Info key, value; };
+    int guarded(const Data &d) { return d.key.fn ? d.key.init(1) : 0; }
+    int other(const Data &d) { return d.key.fn ? d.value.init(1) : 0; }
+  )cc");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  AnalysisOptions Opts;
+  CallableTypes Types(Opts.NullableCallableTypes, Opts.InvokeMethods);
+  PolicySummaries Summaries(Ctx, Opts, Types);
+  PassedValues Passed(Ctx, Types, Summaries, Opts);
+  const auto *Fn = selectFirst<FieldDecl>(
+      "f", match(fieldDecl(hasName("fn")).bind("f"), Ctx));
+  ASSERT_NE(Fn, nullptr);
+  std::map<std::string, Emptiness> Got;
+  for (const BoundNodes &N :
+       match(cxxMemberCallExpr(callee(cxxMethodDecl(hasName("init"))),
+                               on(memberExpr().bind("obj")),
+                               forFunction(functionDecl().bind("caller"))),
+             Ctx)) {
+    const auto *Caller = N.getNodeAs<FunctionDecl>("caller");
+    Got[Caller->getNameAsString()] =
+        Passed.fieldAt(*Caller, *N.getNodeAs<MemberExpr>("obj"), *Fn);
+  }
+  std::map<std::string, Emptiness> Expected = {
+      {"guarded", Emptiness::NonEmpty},
+      {"other", Emptiness::Unknown},
+  };
+  EXPECT_EQ(Got, Expected);
+}
+
 } // namespace
 } // namespace wrapguard
