@@ -401,10 +401,7 @@ private:
   /// The call of a run-time loader V is, through its casts
   /// (`(init_fn)dlsym(h, "init")`); null when V is no such call.
   const CallExpr *loaderCalled(const Expr &V) {
-    const Expr *E = stripNoise(&V);
-    while (const auto *Cast = dyn_cast<CastExpr>(E))
-      E = stripNoise(Cast->getSubExpr());
-    const auto *Call = dyn_cast<CallExpr>(E);
+    const auto *Call = dyn_cast_or_null<CallExpr>(stripCasts(&V));
     const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
     return FD && C.Summaries.isLoader(*FD) ? Call : nullptr;
   }

@@ -26,14 +26,7 @@ bool callsDlerror(const Expr *E) {
 
 /// The loader call a stored value is, through its casts; null otherwise.
 const CallExpr *loaderIn(const Expr *V, CheckedLoads::IsLoaderFn IsLoader) {
-  while (V) {
-    V = V->IgnoreParenImpCasts();
-    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(V))
-      V = Cast->getSubExpr();
-    else
-      break;
-  }
-  const auto *Call = dyn_cast_or_null<CallExpr>(V);
+  const auto *Call = dyn_cast_or_null<CallExpr>(stripCasts(V));
   const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
   return FD && IsLoader(*FD) ? Call : nullptr;
 }

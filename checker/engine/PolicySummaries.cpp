@@ -288,16 +288,8 @@ namespace {
 class ReturnedCalls : public RecursiveASTVisitor<ReturnedCalls> {
 public:
   bool VisitReturnStmt(ReturnStmt *R) {
-    const Expr *V = R->getRetValue();
     // Through the casts a loader's result takes on its way out.
-    while (V) {
-      V = V->IgnoreParenImpCasts();
-      if (const auto *Cast = dyn_cast<ExplicitCastExpr>(V))
-        V = Cast->getSubExpr();
-      else
-        break;
-    }
-    const auto *C = dyn_cast_or_null<CallExpr>(V);
+    const auto *C = dyn_cast_or_null<CallExpr>(stripCasts(R->getRetValue()));
     if (C && C->getDirectCallee())
       Callees.push_back(C->getDirectCallee());
     else

@@ -18,4 +18,11 @@ const Expr *stripNoise(const Expr *E) {
   return E;
 }
 
+const Expr *stripCasts(const Expr *E) {
+  E = stripNoise(E);
+  while (const auto *Cast = dyn_cast_or_null<ExplicitCastExpr>(E))
+    E = stripNoise(Cast->getSubExpr());
+  return E;
+}
+
 } // namespace wrapguard

@@ -17,6 +17,10 @@ namespace wrapguard {
 /// implicit casts, temporaries and full-expression cleanups.
 const clang::Expr *stripNoise(const clang::Expr *E);
 
+/// stripNoise, and explicit casts too: the value a cast converts, such as a
+/// loader's result in `(init_fn)dlsym(h, "init")`.
+const clang::Expr *stripCasts(const clang::Expr *E);
+
 } // namespace wrapguard
 
 #endif // WRAPGUARD_ENGINE_STRIPNOISE_H

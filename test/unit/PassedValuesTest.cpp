@@ -93,10 +93,48 @@ TEST(PassedValuesTest, OverBudgetProvesNothing) {
   EXPECT_EQ(Got.at("in_loop"), Emptiness::Unknown);
 }
 
+/// For each call of Method on an object that ObjectMatcher binds as "obj"
+/// (of node type Obj), what PassedValues says of the object's field Field,
+/// by the calling function's name.
+template <typename Obj, typename Matcher>
+std::map<std::string, Emptiness>
+objectFields(const char *Code, const char *Method, const char *Field,
+             Matcher ObjectMatcher) {
+  std::map<std::string, Emptiness> Out;
+  auto AST = test::parse(Code);
+  if (!AST)
+    return Out;
+  ASTContext &Ctx = AST->getASTContext();
+  AnalysisOptions Opts;
+  CallableTypes Types(Opts.NullableCallableTypes, Opts.InvokeMethods);
+  PolicySummaries Summaries(Ctx, Opts, Types);
+  PassedValues Passed(Ctx, Types, Summaries, Opts);
+  const auto *F = selectFirst<FieldDecl>(
+      "f", match(fieldDecl(hasName(Field)).bind("f"), Ctx));
+  EXPECT_NE(F, nullptr) << Field;
+  if (!F)
+    return Out;
+  for (const BoundNodes &N :
+       match(cxxMemberCallExpr(callee(cxxMethodDecl(hasName(Method))),
+                               on(ObjectMatcher),
+                               forFunction(functionDecl().bind("caller"))),
+             Ctx)) {
+    const auto *Caller = N.getNodeAs<FunctionDecl>("caller");
+    Out[Caller->getNameAsString()] =
+        Passed.fieldAt(*Caller, *N.getNodeAs<Obj>("obj"), *F);
+  }
+  return Out;
+}
+
 /// The object of a method call on `this`: the caller's proof of its
 /// callable fields where the call is (callers' guards for a helper).
 TEST(PassedValuesTest, ProvesTheFieldsOfThisAtAMethodCall) {
-  auto AST = test::parse(R"cc(
+  std::map<std::string, Emptiness> Expected = {
+      {"guarded", Emptiness::NonEmpty},
+      {"unguarded", Emptiness::Unknown},
+      {"emptied", Emptiness::AlwaysEmpty},
+  };
+  EXPECT_EQ(objectFields<CXXThisExpr>(R"cc(
     using Fn = void (*)(int);
     class Exporter {
     public:
@@ -107,37 +145,19 @@ TEST(PassedValuesTest, ProvesTheFieldsOfThisAtAMethodCall) {
       void helper() { cb(1); }
       Fn cb;
     };
-  )cc");
-  ASSERT_TRUE(AST);
-  ASTContext &Ctx = AST->getASTContext();
-  AnalysisOptions Opts;
-  CallableTypes Types(Opts.NullableCallableTypes, Opts.InvokeMethods);
-  PolicySummaries Summaries(Ctx, Opts, Types);
-  PassedValues Passed(Ctx, Types, Summaries, Opts);
-  const auto *Cb = selectFirst<FieldDecl>(
-      "f", match(fieldDecl(hasName("cb")).bind("f"), Ctx));
-  ASSERT_NE(Cb, nullptr);
-  std::map<std::string, Emptiness> Got;
-  for (const BoundNodes &N :
-       match(cxxMemberCallExpr(callee(cxxMethodDecl(hasName("helper"))),
-                               on(cxxThisExpr().bind("this")),
-                               forFunction(functionDecl().bind("fn"))),
-             Ctx)) {
-    const auto *Fn = N.getNodeAs<FunctionDecl>("fn");
-    const auto *This = N.getNodeAs<CXXThisExpr>("this");
-    Got[Fn->getNameAsString()] = Passed.fieldAt(*Fn, *This, *Cb);
-  }
-  std::map<std::string, Emptiness> Expected = {
-      {"guarded", Emptiness::NonEmpty},
-      {"unguarded", Emptiness::Unknown},
-      {"emptied", Emptiness::AlwaysEmpty},
-  };
-  EXPECT_EQ(Got, Expected);
+  )cc",
+                                      "helper", "cb",
+                                      cxxThisExpr().bind("obj")),
+            Expected);
 }
 
 /// The object a method is called on, read from a member of a parameter.
 TEST(PassedValuesTest, ProvesTheFieldsOfAMemberObject) {
-  auto AST = test::parse(R"cc(
+  std::map<std::string, Emptiness> Expected = {
+      {"guarded", Emptiness::NonEmpty},
+      {"other", Emptiness::Unknown},
+  };
+  EXPECT_EQ(objectFields<MemberExpr>(R"cc(
     using Fn = int (*)(int);
     struct Info {
       int init(int x) const { return fn(x); }
@@ -146,31 +166,9 @@ TEST(PassedValuesTest, ProvesTheFieldsOfAMemberObject) {
     struct Data { Info key, value; };
     int guarded(const Data &d) { return d.key.fn ? d.key.init(1) : 0; }
     int other(const Data &d) { return d.key.fn ? d.value.init(1) : 0; }
-  )cc");
-  ASSERT_TRUE(AST);
-  ASTContext &Ctx = AST->getASTContext();
-  AnalysisOptions Opts;
-  CallableTypes Types(Opts.NullableCallableTypes, Opts.InvokeMethods);
-  PolicySummaries Summaries(Ctx, Opts, Types);
-  PassedValues Passed(Ctx, Types, Summaries, Opts);
-  const auto *Fn = selectFirst<FieldDecl>(
-      "f", match(fieldDecl(hasName("fn")).bind("f"), Ctx));
-  ASSERT_NE(Fn, nullptr);
-  std::map<std::string, Emptiness> Got;
-  for (const BoundNodes &N :
-       match(cxxMemberCallExpr(callee(cxxMethodDecl(hasName("init"))),
-                               on(memberExpr().bind("obj")),
-                               forFunction(functionDecl().bind("caller"))),
-             Ctx)) {
-    const auto *Caller = N.getNodeAs<FunctionDecl>("caller");
-    Got[Caller->getNameAsString()] =
-        Passed.fieldAt(*Caller, *N.getNodeAs<MemberExpr>("obj"), *Fn);
-  }
-  std::map<std::string, Emptiness> Expected = {
-      {"guarded", Emptiness::NonEmpty},
-      {"other", Emptiness::Unknown},
-  };
-  EXPECT_EQ(Got, Expected);
+  )cc",
+                                     "init", "fn", memberExpr().bind("obj")),
+            Expected);
 }
 
 } // namespace
