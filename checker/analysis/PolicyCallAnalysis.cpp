@@ -4,6 +4,7 @@
 #include "BodyIndex.h"
 #include "CallableTypes.h"
 #include "Captures.h"
+#include "CompiledOutAssertions.h"
 #include "Constructions.h"
 #include "FactsCollector.h"
 #include "FixIts.h"
@@ -258,6 +259,12 @@ PolicyCallAnalyzer::Impl::judge(const PolicyCallVerdict &V,
         {Cap->Loc,
          capturedHereNote(Name, Cap->State == Emptiness::AlwaysEmpty)});
   }
+  // An assertion that this build compiled out states what the flow
+  // analysis of a debug build proves (CompiledOutAssertions.h). Not against
+  // a value that is empty on every path, and not in StrictMode.
+  if (State != Emptiness::AlwaysEmpty && !Opts.StrictMode &&
+      assertedOutOfBuild(*V.Site.Call, Name, Indexes.of(FD).parents(), Ctx))
+    return std::nullopt;
   if (State == Emptiness::Unknown && isHandleInvoking(V.Site, FD))
     return std::nullopt;
   // A lambda made only where the field it calls through was tested set

@@ -109,15 +109,17 @@ class Relay {
 public:
   explicit Relay(ExportFn cb) : callback(cb) {}
   void forward(Relay &other) {
-    if (callback)
+    if (callback) {
+      callback("forwarding");
       other.emit();
+    }
   }
 
 private:
   void emit() {
     callback("relayed");
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: call through possibly empty callable 'callback' [wrapguard-unchecked-policy-call]
-    // CHECK-NOTES: :[[@LINE-2]]:5: note: a value from 'Relay::callback' is checked for emptiness in 'Relay::forward' ({{.*}}.cpp:[[@LINE-8]])
+    // CHECK-NOTES: :[[@LINE-2]]:5: note: a value from 'Relay::callback' is checked for emptiness in 'Relay::forward' ({{.*}}.cpp:[[@LINE-10]])
   }
   ExportFn callback;
 };

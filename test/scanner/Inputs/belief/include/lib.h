@@ -12,6 +12,7 @@ class Registry {
 public:
   Fn Get(const std::string &name) const;
   Fn Lookup(const std::string &name) const;
+  Fn Require(const std::string &name) const;
 };
 
 // Virtual: the overrides seen decide.

@@ -21,3 +21,8 @@ int via_always(const Policy &p) {
 }
 
 int hooks(Hooks &h) { return h.after_step(1) + h.before_step(2); }
+
+int trusting(const Registry &r) {
+  Fn f = r.Require("w");
+  return f(5);
+}

@@ -1,0 +1,89 @@
+// The facts one TU gives (collectTUFacts, through PolicyCallAnalyzer):
+// which tests of a source count as belief. A test counts where the function
+// also acts on the value (uses it, hands the tested object to a call, or
+// returns the test); a gate that only rejects does not.
+
+#include "PolicyCallAnalysis.h"
+#include "ProjectFacts.h"
+#include "TestAST.h"
+#include "gtest/gtest.h"
+#include <map>
+#include <string>
+
+namespace wrapguard {
+namespace {
+
+/// Name -> how many tests of it count as belief, over the TU's sources.
+std::map<std::string, unsigned> testsByName(llvm::StringRef Code) {
+  std::map<std::string, unsigned> Out;
+  std::unique_ptr<clang::ASTUnit> AST = test::parse(Code);
+  if (!AST)
+    return Out;
+  PolicyCallAnalyzer A(AST->getASTContext(), AnalysisOptions());
+  ProjectFacts F;
+  A.collectFacts(F);
+  for (const auto &[Key, S] : F.sources())
+    Out[S.Name] += S.Tested;
+  return Out;
+}
+
+TEST(FactsBelief, AGateIsNoBeliefAndAUseIs) {
+  auto T = testsByName(R"cc(
+    using Fn = int (*)(int);
+    struct Info { Fn gated; Fn guarded; Fn reported; Fn passed; Fn stored;
+                  Fn copied; Fn away; };
+    void keep(Info *i) { i->guarded = nullptr; }
+    int run(Info *i) { return i->passed(1); }
+    int elsewhere(Info *i);
+    int hand_away(Info *i) { return i->away ? elsewhere(i) : 0; }
+    Fn saved;
+    int gate(Info *i) {
+      if (!i->gated) return -1;
+      keep(i);
+      return 0;
+    }
+    int guard(Info *i) { return i->guarded ? i->guarded(1) : 0; }
+    bool predicate(const Info *i) { return i->reported != nullptr; }
+    int hand_on(Info *i) { return i->passed ? run(i) : 0; }
+    void store(Info *i) { if (i->stored) saved = i->stored; }
+    bool copy_only(Info *i) {
+      Fn c = i->copied;
+      if (!c) return false;
+      return true;
+    }
+  )cc");
+  EXPECT_EQ(T["Info::gated"], 0u);
+  EXPECT_EQ(T["Info::guarded"], 1u);
+  EXPECT_EQ(T["Info::reported"], 1u);
+  // The gate hands the object on too, to a function whose body does not
+  // call `gated`; hand_on hands it to one that calls `passed`.
+  EXPECT_EQ(T["Info::passed"], 1u);
+  // A function defined in another TU may call it.
+  EXPECT_EQ(T["Info::away"], 1u);
+  EXPECT_EQ(T["Info::stored"], 1u);
+  EXPECT_EQ(T["Info::copied"], 0u);
+}
+
+TEST(FactsBelief, AFunctionResultTestedOnlyToRejectIsNoBelief) {
+  auto T = testsByName(R"cc(
+    #include <functional>
+    using Fn = std::function<int(int)>;
+    Fn find(int);
+    Fn make(int);
+    bool validate() {
+      Fn f = find(1);
+      if (!f) return false;
+      return true;
+    }
+    int sibling() {
+      Fn w = make(1);
+      if (!w) return 0;
+      return w(2);
+    }
+  )cc");
+  EXPECT_EQ(T["find"], 0u);
+  EXPECT_EQ(T["make"], 1u);
+}
+
+} // namespace
+} // namespace wrapguard
