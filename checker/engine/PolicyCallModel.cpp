@@ -47,9 +47,9 @@ PolicyCallModel::PolicyCallModel(ASTContext &Ctx, Environment &Env,
 void PolicyCallModel::transfer(const CFGElement &Elt, PathLattice &L,
                                Environment &Env) {
   if (auto S = Elt.getAs<CFGStmt>()) {
-    TransferContext C{getASTContext(), Types,       Oracle,      Atoms,
-                      KeyPresence,     Statics,     PureResults, PureObjects,
-                      Elements,        OpenMP.get()};
+    TransferContext C{getASTContext(), Types,        Oracle,      Atoms,
+                      KeyPresence,     Statics,      PureResults, PureObjects,
+                      Elements,        PointeeSlots, OpenMP.get()};
     transferStatement(*S->getStmt(), C, Env);
   }
   // Clang's CFG cuts paths at calls declared noreturn; a function that

@@ -90,6 +90,7 @@ private:
   std::map<std::pair<const void *, const void *>,
            clang::dataflow::StorageLocation *>
       Elements;
+  llvm::DenseMap<const void *, clang::dataflow::StorageLocation *> PointeeSlots;
   /// Null when the function copies no callable for OpenMP.
   std::unique_ptr<OpenMPObjects> OpenMP;
   /// The function has no try statement: a throw leaves it, and the exit's

@@ -758,15 +758,6 @@ static bool isStdSmartPointer(QualType T) {
   return N == "shared_ptr" || N == "unique_ptr";
 }
 
-/// The key of a smart pointer's pointee in Elements, beside a container's
-/// elements: an address no index value can have.
-static const char SmartPointee = 0;
-
-/// `if (p && p->f) p->f(x);` with `p` a std::shared_ptr or unique_ptr:
-/// each `p->`, `*p` and `p.get()` is a call the framework gives a new
-/// object, so the test would guard nothing. While nothing changes `p` (an
-/// assignment, `reset`, `swap`: forgetElements), they denote one object,
-/// whose fields hold what they hold where the function first reads them.
 /// Whether Method, called on Ptr, is the pointer accessor of a smart pointer
 /// of the project's own. The standard library's classes are modelled by
 /// what they are (an iterator's `operator*` is no smart pointer's), and
@@ -778,6 +769,14 @@ bool Transfer::ownPointerAccess(const CXXMethodDecl *Method, const Expr &Ptr) {
          C.Oracle.isPointerAccessor(*Method);
 }
 
+/// `if (p && p->f) p->f(x);` with `p` a std::shared_ptr or unique_ptr:
+/// each `p->`, `*p` and `p.get()` is a call the framework gives a new
+/// object, so the test would guard nothing. While nothing changes `p` (an
+/// assignment, `reset`, `swap`: forgetElements), they denote one object,
+/// whose fields hold what they hold where the function first reads them.
+/// Which object is the environment's to say (PointeeSlots), so that it
+/// follows the paths: a change after the call in the code, or on one branch
+/// only, is seen where it happens.
 bool Transfer::smartPointee(const Expr &Access, const Expr &Accessed) {
   // libstdc++ declares the operators in a base (`__shared_ptr_access`).
   const Expr &Ptr = *Accessed.IgnoreImpCasts();
@@ -800,9 +799,24 @@ bool Transfer::smartPointee(const Expr &Access, const Expr &Accessed) {
   StorageLocation *Owner = Env.getStorageLocation(Ptr);
   if (!Owner)
     return false;
-  StorageLocation *&Loc = C.Elements[{Owner, &SmartPointee}];
-  if (!Loc)
-    Loc = &Env.createObject(Pointee.getUnqualifiedType());
+  QualType Type = Pointee.getUnqualifiedType();
+  StorageLocation *&Slot = C.PointeeSlots[Owner];
+  if (!Slot)
+    Slot = &Env.createStorageLocation(C.Ctx.getPointerType(Type));
+  StorageLocation *Loc = nullptr;
+  if (const auto *PV = dyn_cast_or_null<PointerValue>(Env.getValue(*Slot));
+      PV && PV->getPointeeLoc().getType().getCanonicalType() ==
+                Type.getCanonicalType())
+    Loc = &PV->getPointeeLoc();
+  if (!Loc) {
+    Loc = &Env.createObject(Type);
+    Env.setValue(*Slot, Env.create<PointerValue>(*Loc));
+  } else if (auto *Record = dyn_cast<RecordStorageLocation>(Loc)) {
+    // An object reached on one path only (`if (f) { t = f; --t->n; }`), or
+    // made by a join, lost its fields' values there: give them values once,
+    // so that a test and the call after it read the same ones.
+    Env.initializeFieldsWithValues(*Record);
+  }
   if (Access.isPRValue())
     Env.setValue(Access, Env.create<PointerValue>(*Loc));
   else
@@ -815,11 +829,16 @@ bool Transfer::smartPointee(const Expr &Access, const Expr &Accessed) {
 void Transfer::forgetElements(const Expr &Changed) {
   const Expr &Container = *Changed.IgnoreImpCasts();
   // Any record: a smart pointer of the project's own too.
-  if (C.Elements.empty() || (!Container.getType()->isRecordType() &&
-                             !Container.getType()->isPointerType() &&
-                             !Container.getType()->isArrayType()))
+  if (!Container.getType()->isRecordType() &&
+      !Container.getType()->isPointerType() &&
+      !Container.getType()->isArrayType())
     return;
   const StorageLocation *L = Env.getStorageLocation(Container);
+  if (!L)
+    return;
+  // A smart pointer denotes another object from here on.
+  if (StorageLocation *Slot = C.PointeeSlots.lookup(L))
+    Env.clearValue(*Slot);
   for (auto It = C.Elements.begin(); It != C.Elements.end();)
     It = It->first.first == L ? C.Elements.erase(It) : std::next(It);
 }

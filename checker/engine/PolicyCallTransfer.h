@@ -67,6 +67,12 @@ struct TransferContext {
   /// integer the framework does not model, its variable's location).
   std::map<std::pair<const void *, const void *>,
            clang::dataflow::StorageLocation *> &Elements;
+  /// Per smart pointer's location, a location whose value, in each
+  /// environment, points at the object `p->`, `*p` and `p.get()` denote
+  /// there: a change of `p` clears it, and paths that reach different
+  /// objects join as the framework joins pointers.
+  llvm::DenseMap<const void *, clang::dataflow::StorageLocation *>
+      &PointeeSlots;
   /// Null when the function copies no callable for OpenMP.
   OpenMPObjects *OpenMP = nullptr;
 };

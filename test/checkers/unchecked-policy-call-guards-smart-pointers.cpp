@@ -115,6 +115,45 @@ void inspected(std::shared_ptr<Client> p) {
   }
 }
 
+// Reset after the call: the test before it still guards it (libhv's
+// `if (task && task->cb) task->cb(resp); task = NULL;`).
+struct Request {
+  std::function<void(int)> done;
+};
+struct Context {
+  std::shared_ptr<Request> req;
+  void finish(int r) {
+    if (req && req->done)
+      req->done(r); // no-warning
+    req = nullptr;
+  }
+};
+
+// Set on one path only, then read after the join: the object the branch
+// reached keeps its fields there, and a test of one guards the call after
+// it (libhv's `EventLoop::onTimer`: `TimerPtr timer = NULL; if (found) {
+// timer = it->second; --timer->repeat; } if (timer) { if (timer->cb)
+// timer->cb(id); }`). The true neighbour calls outside the test.
+struct Timer {
+  std::function<void(int)> cb;
+  unsigned repeat = 0;
+};
+void on_timer(std::shared_ptr<Timer> found) {
+  std::shared_ptr<Timer> timer = nullptr;
+  if (found) {
+    timer = found;
+    --timer->repeat;
+  }
+  if (timer) {
+    if (timer->cb)
+      timer->cb(1); // no-warning
+    timer->cb(2);
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: call through possibly empty callable 'timer->cb' [wrapguard-unchecked-policy-call]
+    // CHECK-NOTES: :[[@LINE-2]]:5: note: check that 'timer->cb' is not empty before this call, e.g. 'if (timer->cb)'
+    // CHECK-NOTES: :[[@LINE-3]]:5: note: a value from 'Timer::cb' is checked for emptiness in 'on_timer' ({{.*}}.cpp:[[@LINE-5]])
+  }
+}
+
 // A smart pointer of the project's own (duckdb's `optional_ptr<T>`): an
 // `operator->`, `operator*` or `get()` whose body returns its pointer member
 // and writes nothing of the object denotes one object while nothing changes

@@ -169,6 +169,30 @@ TEST(PolicyCallAnalyzerTest, StrictModeReportsUnknownOrigins) {
   )cc");
 }
 
+// A smart pointer set on one path only (`if (found) { t = found;
+// --t->n; }`): after the join, a test of the pointee's member guards the
+// call under it, and the object the branch reached is the same one when
+// the block is analysed again for the diagnosis.
+TEST(PolicyCallAnalyzerTest, SmartPointeeReachedOnOnePathKeepsItsGuard) {
+  AnalysisOptions Strict;
+  Strict.StrictMode = true;
+  expectFindings(R"cc(
+    struct Timer { IntFn cb; unsigned n = 0; };
+    int on_timer(std::shared_ptr<Timer> found) {
+      std::shared_ptr<Timer> t = nullptr;
+      if (found) {
+        t = found;
+        --t->n;
+      }
+      if (!t)
+        return 0;
+      int r = t->cb ? t->cb(1) : 0;
+      return r + t->cb(2); // [[unsafe]]
+    }
+  )cc",
+                 Strict);
+}
+
 TEST(PolicyCallAnalyzerTest, PolicyNamesOption) {
   AnalysisOptions Names;
   Names.PolicyNames = "^make_";
@@ -206,8 +230,9 @@ TEST(PolicyCallAnalyzerTest, FindingCarriesLocationNotesAndFix) {
   // `      return wrap(m);`: the callable's name starts at column 14.
   EXPECT_EQ(SM.getSpellingColumnNumber(F.Loc), 14u);
   ASSERT_FALSE(F.Notes.empty());
-  EXPECT_EQ(F.Notes.front().Message,
-            "'wrap' comes from 'get_policy', which may return an empty callable");
+  EXPECT_EQ(
+      F.Notes.front().Message,
+      "'wrap' comes from 'get_policy', which may return an empty callable");
   ASSERT_FALSE(F.Fixes.empty());
   EXPECT_FALSE(F.NeedsShimInclude);
 }
