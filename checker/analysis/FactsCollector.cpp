@@ -1,6 +1,7 @@
 //===- FactsCollector.cpp - The project facts one TU holds ----------------===//
 
 #include "FactsCollector.h"
+#include "BeliefTests.h"
 #include "CallableSyntax.h"
 #include "FlagParameters.h"
 #include "Guards.h"
@@ -12,8 +13,6 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/StringSet.h"
 
 using namespace clang;
 
@@ -45,10 +44,8 @@ struct Collector {
   PassedValues &Passed;
   ProjectFacts &Out;
   SetAfterConstruction &SetAfter;
-  /// Whether a function's body calls through a field (BodyWalker's
-  /// callsMember), per function and field.
-  llvm::DenseMap<std::pair<const FunctionDecl *, const FieldDecl *>, bool>
-      CallsMember{};
+  /// For the functions' FunctionBelief.
+  CallsMemberCache CallsMember{};
 
   bool isUser(const Decl &D) const {
     return !SM.isInSystemHeader(D.getLocation());
@@ -89,34 +86,30 @@ public:
   BodyWalker(const FunctionDecl *Owner, Collector &C, Process Nested,
              const VarDecl *GlobalVar = nullptr)
       : Owner(Owner), C(C), Nested(Nested), GlobalVar(GlobalVar),
-        Global(GlobalVar ? GlobalVar->getQualifiedNameAsString() : "") {}
+        Global(GlobalVar ? GlobalVar->getQualifiedNameAsString() : "") {
+    if (Owner)
+      Belief.emplace(*Owner, C.Ctx, C.Types, C.Indexes.of(*Owner),
+                     C.CallsMember);
+  }
 
   bool TraverseLambdaExpr(LambdaExpr *L) {
-    // What the lambda captures is read here, where it is made.
-    for (const Expr *Init : L->capture_inits())
-      if (Init)
-        noteUse(Init);
+    if (Belief)
+      Belief->seeCaptures(*L);
     if (!L->getDependentCallOperator())
       Nested(*L->getCallOperator());
     return true;
   }
 
-  /// Records the tests of sources this function also uses (belief): call
-  /// once the body and its initializers are walked.
+  /// Records the tests that are belief (BeliefTests.h): call once the body
+  /// and its initializers are walked.
   void finish() {
-    for (const PendingTest &T : Tests) {
-      bool ObjectPassed =
-          T.Object && llvm::any_of(Passed, [&](const PassedObject &P) {
-            return sameStorage(T.Object, P.Object) &&
-                   callsMember(*P.Callee, *T.Field);
-          });
-      if (!T.Reported && !ObjectPassed && !Used.contains(T.Source.Key))
-        continue;
-      SourceFacts &F = C.Out.get(T.Source.Key, T.Source.Kind, T.Source.Name);
+    if (!Belief)
+      return;
+    for (const auto &[U, At] : Belief->belief()) {
+      SourceFacts &F = C.Out.get(U.Key, U.Kind, U.Name);
       ++F.Tested;
-      keepFirst(F.TestedAt, T.At);
+      keepFirst(F.TestedAt, At);
     }
-    Tests.clear();
   }
 
   /// Code after a statement that ends the path is dead, for the facts as
@@ -136,7 +129,8 @@ public:
   }
 
   bool VisitExpr(Expr *E) {
-    noteUsesIn(*E);
+    if (Belief)
+      Belief->see(*E);
     const Expr *Tested = testedCallable(*E, C.Types, C.Ctx);
     if (!Tested || normalises(*E, *Tested))
       return true;
@@ -147,17 +141,15 @@ public:
     return true;
   }
 
-  // A local's initializer names the value: the local's own uses count
-  // (sourcesOf follows them back). A static keeps it.
   bool VisitVarDecl(VarDecl *VD) {
-    if (const Expr *Init = VD->getInit(); Init && VD->hasGlobalStorage())
-      noteUse(Init);
+    if (Belief)
+      Belief->seeVar(*VD);
     return true;
   }
 
   bool VisitReturnStmt(ReturnStmt *RS) {
-    if (const Expr *V = RS->getRetValue())
-      noteUse(V);
+    if (Belief)
+      Belief->seeReturn(*RS);
     return true;
   }
 
@@ -526,140 +518,7 @@ private:
       keepFirst(C.Out.get(U.Key, U.Kind, U.Name).AssertedAt, L);
   }
 
-  /// The callable values E reads as a use, not as a test: what a call
-  /// calls through, what a call, a construction or an assignment is
-  /// given. A comparison with `nullptr` is a test, not a use.
-  void noteUsesIn(const Expr &E) {
-    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(&E)) {
-      if (OC->getOperator() == OO_Call && OC->getNumArgs() >= 1)
-        noteUse(OC->getArg(0));
-      else if (OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
-        noteUse(OC->getArg(1));
-      return;
-    }
-    if (const auto *Call = dyn_cast<CallExpr>(&E)) {
-      if (!Call->getDirectCallee())
-        noteUse(Call->getCallee());
-      const FunctionDecl *Callee = Call->getDirectCallee();
-      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
-        notePassedObject(MC->getImplicitObjectArgument(), Callee);
-      for (const Expr *Arg : Call->arguments()) {
-        noteUse(Arg);
-        notePassedObject(Arg, Callee);
-      }
-      return;
-    }
-    if (const auto *CE = dyn_cast<CXXConstructExpr>(&E)) {
-      if (!initialisesLocal(*CE))
-        for (const Expr *Arg : CE->arguments())
-          noteUse(Arg);
-      return;
-    }
-    if (const auto *ILE = dyn_cast<InitListExpr>(&E)) {
-      for (const Expr *Init : ILE->inits())
-        noteUse(Init);
-      return;
-    }
-    if (const auto *BO = dyn_cast<BinaryOperator>(&E);
-        BO && BO->getOpcode() == BO_Assign)
-      noteUse(BO->getRHS());
-  }
-
-  void noteUse(const Expr *E) {
-    if (!Owner || !E || isa<CXXDefaultArgExpr>(E))
-      return;
-    // `(*reader)(buf, n)` calls through the pointer `reader`.
-    if (const auto *UO = dyn_cast<UnaryOperator>(stripNoise(E));
-        UO && UO->getOpcode() == UO_Deref)
-      E = UO->getSubExpr();
-    if (!C.Types.isNullable(E->getType().getNonReferenceType()))
-      return;
-    SourceSet S = sourcesOf(*E, *Owner, C.Ctx, C.Types, C.Indexes.of(*Owner));
-    for (const SourceUse &U : S.Sources)
-      Used.insert(U.Key);
-  }
-
-  /// Whether E is the initializer of a local variable (`Fn copy = cb_;`).
-  bool initialisesLocal(const Expr &E) {
-    if (!Owner || !Owner->getBody())
-      return false;
-    ParentMap &PM = C.Indexes.of(*Owner).parents();
-    const Stmt *P = PM.getParent(&E);
-    while (P && isa<ExprWithCleanups, CXXBindTemporaryExpr,
-                    MaterializeTemporaryExpr, ImplicitCastExpr>(P))
-      P = PM.getParent(P);
-    return P && isa<DeclStmt>(P);
-  }
-
-  /// An object handed to a call (as an argument, or as the object of a
-  /// method): `if (q->f) run(q);` tests `q->f` for run's sake when run
-  /// calls it.
-  void notePassedObject(const Expr *E, const FunctionDecl *Callee) {
-    if (!Callee)
-      return;
-    E = stripNoise(E);
-    if (const auto *UO = dyn_cast_or_null<UnaryOperator>(E);
-        UO && (UO->getOpcode() == UO_Deref || UO->getOpcode() == UO_AddrOf))
-      E = stripNoise(UO->getSubExpr());
-    if (E && isa<DeclRefExpr, MemberExpr, CXXThisExpr>(E))
-      Passed.push_back({E, Callee});
-  }
-
-  /// Whether Callee may call through field FD: its definition is in
-  /// another TU, or the one here does. A registry that only keeps the
-  /// object (`items.push_back(o)`) does not.
-  bool callsMember(const FunctionDecl &Callee, const FieldDecl &FD) {
-    const FunctionDecl *Def = Callee.getDefinition();
-    if (!Def || !Def->getBody())
-      return true;
-    auto [It, New] = C.CallsMember.try_emplace({Def, &FD}, false);
-    if (New)
-      It->second = callsThrough(Def->getBody(), FD);
-    return It->second;
-  }
-
-  static bool callsThrough(const Stmt *S, const FieldDecl &FD) {
-    if (!S)
-      return false;
-    if (const auto *Call = dyn_cast<CallExpr>(S)) {
-      const Expr *Callee = Call->getCallee();
-      if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call);
-          OC && OC->getOperator() == OO_Call && OC->getNumArgs())
-        Callee = OC->getArg(0);
-      Callee = stripNoise(Callee);
-      if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Callee);
-          UO && UO->getOpcode() == UO_Deref)
-        Callee = stripNoise(UO->getSubExpr());
-      if (const auto *ME = dyn_cast_or_null<MemberExpr>(Callee);
-          ME && ME->getMemberDecl() == &FD)
-        return true;
-    }
-    for (const Stmt *Child : S->children())
-      if (callsThrough(Child, FD))
-        return true;
-    return false;
-  }
-
-  /// Whether Test's value is what the function returns: a predicate
-  /// (`bool can_record(Device *d) { return d->iface.record != NULL; }`).
-  bool reported(const Expr &Test) {
-    if (!Owner || !Owner->getBody())
-      return false;
-    ParentMap &PM = C.Indexes.of(*Owner).parents();
-    const Stmt *P = PM.getParent(&Test);
-    while (P && isa<Expr>(P))
-      P = PM.getParent(P);
-    return P && isa<ReturnStmt>(P);
-  }
-
-  /// A test of a source counts as belief where the function also acts on
-  /// the value: uses it (the seed's sibling, `if (wrap) return wrap(x);`,
-  /// or a test that passes it on or stores it), hands the tested object to
-  /// a call (`if (q->f) run(q);`), or reports the test to its callers
-  /// (`HasFinalize()`, which says the value is optional). A gate that only
-  /// rejects an object without the value (`if (!info.update) return
-  /// Error;` before registering it) keeps empty values out: that says no
-  /// use meets one.
+  /// A test, belief if the function acts on the value (BeliefTests.h).
   void noteTest(const Expr &Tested, SourceLocation Loc, const Expr &Test) {
     if (!Owner)
       return;
@@ -672,19 +531,8 @@ private:
         return;
     SourceSet S =
         sourcesOf(Tested, *Owner, C.Ctx, C.Types, C.Indexes.of(*Owner));
-    FactLoc L = here(Loc);
-    const Expr *Object = nullptr;
-    const FieldDecl *Field = nullptr;
-    if (const auto *ME = dyn_cast<MemberExpr>(stripNoise(&Tested));
-        ME && (Field = dyn_cast<FieldDecl>(ME->getMemberDecl()))) {
-      Object = stripNoise(ME->getBase());
-      if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Object);
-          UO && UO->getOpcode() == UO_Deref)
-        Object = stripNoise(UO->getSubExpr());
-    }
-    bool Reported = reported(Test);
-    for (SourceUse &U : S.Sources)
-      Tests.push_back({std::move(U), L, Object, Field, Reported});
+    if (Belief)
+      Belief->test(Test, Tested, std::move(S.Sources), here(Loc));
   }
 
   bool isUserField(const FieldDecl *FD) {
@@ -721,24 +569,8 @@ private:
   const VarDecl *GlobalVar;
   std::string Global;
   llvm::SmallPtrSet<const InitListExpr *, 8> Seen;
-  /// Tests of sources, recorded by finish() for the sources in Used.
-  struct PendingTest {
-    SourceUse Source;
-    FactLoc At;
-    /// The object whose member is tested, and the member, if any.
-    const Expr *Object;
-    const FieldDecl *Field;
-    /// The test is what the function returns.
-    bool Reported;
-  };
-  std::vector<PendingTest> Tests;
-  /// Sources this function uses, and objects it hands to calls.
-  llvm::StringSet<> Used;
-  struct PassedObject {
-    const Expr *Object;
-    const FunctionDecl *Callee;
-  };
-  std::vector<PassedObject> Passed;
+  /// Null for a global's initializer.
+  std::optional<FunctionBelief> Belief;
 };
 
 class TUWalker : public RecursiveASTVisitor<TUWalker> {
