@@ -2,6 +2,7 @@
 
 #include "BeliefTests.h"
 #include "CallableSyntax.h"
+#include "PolicyCallDiagnoser.h"
 #include "StripNoise.h"
 #include "clang/AST/ParentMap.h"
 #include "llvm/ADT/STLExtras.h"
@@ -21,21 +22,20 @@ const Expr *pastDeref(const Expr *E, bool AddrOf = false) {
   return E;
 }
 
-/// Whether S calls through field FD (`o->f(..)`, `(*o.f)(..)`).
-bool callsThrough(const Stmt *S, const FieldDecl &FD) {
+/// Whether S calls through field FD (`o->f(..)`, `(*o.f)(..)`,
+/// `o.f->operator()(..)`), as the diagnoser reads call sites.
+bool callsThrough(const Stmt *S, const FieldDecl &FD,
+                  const CallableTypes &Types) {
   if (!S)
     return false;
-  if (const auto *Call = dyn_cast<CallExpr>(S)) {
-    const Expr *Callee = Call->getCallee();
-    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call);
-        OC && OC->getOperator() == OO_Call && OC->getNumArgs())
-      Callee = OC->getArg(0);
-    if (const auto *ME = dyn_cast_or_null<MemberExpr>(pastDeref(Callee));
-        ME && ME->getMemberDecl() == &FD)
-      return true;
-  }
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    if (std::optional<CallSite> Site = matchCallSite(*Call, Types))
+      if (const auto *ME =
+              dyn_cast_or_null<MemberExpr>(stripNoise(Site->Callable));
+          ME && ME->getMemberDecl() == &FD)
+        return true;
   return llvm::any_of(S->children(), [&](const Stmt *Child) {
-    return callsThrough(Child, FD);
+    return callsThrough(Child, FD, Types);
   });
 }
 
@@ -54,18 +54,19 @@ void FunctionBelief::test(const Expr &Test, const Expr &Tested,
 }
 
 void FunctionBelief::see(const Expr &E) {
+  const auto *Call = dyn_cast<CallExpr>(&E);
+  // What a call calls through.
+  if (std::optional<CallSite> Site =
+          Call ? matchCallSite(*Call, Types) : std::nullopt)
+    use(Site->Callable);
   // A comparison with `nullptr` is a test, not a use.
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(&E)) {
-    if (OC->getOperator() == OO_Call && OC->getNumArgs() >= 1)
-      use(OC->getArg(0));
-    else if (OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
+    if (OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
       use(OC->getArg(1));
     return;
   }
-  if (const auto *Call = dyn_cast<CallExpr>(&E)) {
+  if (Call) {
     const FunctionDecl *Callee = Call->getDirectCallee();
-    if (!Callee)
-      use(Call->getCallee());
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
       handed(MC->getImplicitObjectArgument(), Callee);
     for (const Expr *Arg : Call->arguments()) {
@@ -118,7 +119,7 @@ std::vector<std::pair<SourceUse, FactLoc>> FunctionBelief::belief() const {
 void FunctionBelief::use(const Expr *E) {
   if (!E || isa<CXXDefaultArgExpr>(E))
     return;
-  // `(*reader)(buf, n)` calls through the pointer `reader`.
+  // `run(*reader)` hands on what the pointer `reader` points to.
   if (const auto *UO = dyn_cast<UnaryOperator>(stripNoise(E));
       UO && UO->getOpcode() == UO_Deref)
     E = UO->getSubExpr();
@@ -163,7 +164,7 @@ bool FunctionBelief::callsMember(const FunctionDecl &Callee,
     return true;
   auto [It, New] = Cache.try_emplace({Def, &FD}, false);
   if (New)
-    It->second = callsThrough(Def->getBody(), FD);
+    It->second = callsThrough(Def->getBody(), FD, Types);
   return It->second;
 }
 
