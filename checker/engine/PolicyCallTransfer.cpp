@@ -3,6 +3,7 @@
 #include "PolicyCallTransfer.h"
 #include "CallableSyntax.h"
 #include "CallableValues.h"
+#include "ComparisonHelpers.h"
 #include "StripNoise.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -338,24 +339,57 @@ public:
     }
   }
 
-  /// `m.count(k) > 0`, `!= 0`, `== 0`, `>= 1`: the count's presence.
+  /// `m.count(k) > 0`, `!= 0`, `== 1`, `0 == m.count(k)`: the count's
+  /// presence.
   bool transferCountComparison(const BinaryOperator &BO) {
-    const auto *Count = dyn_cast<CXXMemberCallExpr>(stripNoise(BO.getLHS()));
-    const auto *Lit = dyn_cast<IntegerLiteral>(stripNoise(BO.getRHS()));
-    if (!Count || !Lit)
+    if (!BO.isComparisonOp())
       return false;
-    auto *P = valueAs<BoolValue>(Env, *Count);
+    BoolValue *B = countComparison(*BO.getLHS(), BO.getOpcode(), *BO.getRHS());
+    if (B)
+      Env.setValue(BO, *B);
+    return B;
+  }
+
+  /// `L Op R` where one side is a count of a key (or `contains`) and the
+  /// other an integer literal: the key's presence, or its negation. A map
+  /// with `operator[]` has unique keys, so the count is 0 or 1. Null when
+  /// the comparison is no such test.
+  BoolValue *countComparison(const Expr &L, BinaryOperatorKind Op,
+                             const Expr &R) {
+    // `static_cast<int>(m.count(k))` is still 0 or 1.
+    const Expr *CountE = stripCasts(&L), *LitE = stripCasts(&R);
+    if (!isa<IntegerLiteral>(LitE)) {
+      std::swap(CountE, LitE);
+      Op = BinaryOperator::reverseComparisonOp(Op);
+    }
+    const auto *Count = dyn_cast<CXXMemberCallExpr>(CountE);
+    const auto *Lit = dyn_cast<IntegerLiteral>(LitE);
+    auto *P = Count && Lit ? valueAs<BoolValue>(Env, *Count) : nullptr;
     if (!P)
-      return false;
+      return nullptr;
     uint64_t V = Lit->getValue().getZExtValue();
-    BinaryOperatorKind Op = BO.getOpcode();
-    if (((Op == BO_GT || Op == BO_NE) && V == 0) || (Op == BO_GE && V == 1))
-      Env.setValue(BO, *P);
-    else if (Op == BO_EQ && V == 0)
-      Env.setValue(BO, Env.makeNot(*P));
-    else
-      return false;
-    return true;
+    auto Holds = [&](uint64_t N) {
+      switch (Op) {
+      case BO_EQ:
+        return N == V;
+      case BO_NE:
+        return N != V;
+      case BO_LT:
+        return N < V;
+      case BO_GT:
+        return N > V;
+      case BO_LE:
+        return N <= V;
+      case BO_GE:
+        return N >= V;
+      default:
+        return false;
+      }
+    };
+    bool IfPresent = Holds(1), IfAbsent = Holds(0);
+    if (IfPresent == IfAbsent)
+      return nullptr; // `count(k) == 2`: no test of the key.
+    return IfPresent ? P : &Env.makeNot(*P);
   }
 
 private:
@@ -642,6 +676,10 @@ private:
   /// Whether E, a loader's call, is tested through `dlerror()`.
   bool loadTested(const Expr &E);
   void assignPointer(const BinaryOperator &BO);
+  BoolValue *compared(const Expr &L, BinaryOperatorKind Op, const Expr &R);
+  BoolValue *comparisonHelperResult(const Expr *Pointer);
+  BoolValue *comparisonHelperTest(const Expr &Tested,
+                                  const CXXConversionDecl *Conv);
   void unfoldIntegerComparison(const BinaryOperator &BO);
   void pointerCast(const CastExpr &Cast, Bools B);
   void readPointer(const CastExpr &Cast);
@@ -950,6 +988,11 @@ bool Transfer::nullComparison(bool IsEq, const Expr *L, const Expr *R,
 void Transfer::VisitCXXMemberCallExpr(const CXXMemberCallExpr *MC) {
   if (Maps.transferMember(*MC))
     return;
+  if (const auto *Conv =
+          dyn_cast_or_null<CXXConversionDecl>(MC->getMethodDecl()))
+    if (const Expr *Obj = MC->getImplicitObjectArgument())
+      if (BoolValue *B = comparisonHelperTest(*Obj, Conv))
+        return Env.setValue(*MC, *B);
   if (fieldTest(*MC))
     return;
   if (const CXXMethodDecl *M = MC->getMethodDecl();
@@ -1363,6 +1406,64 @@ void Transfer::VisitBinaryOperator(const BinaryOperator *BO) {
   }
 }
 
+/// The truth of `L Op R` on this path, where the transfer models it: a key's
+/// count against a literal, a nullable callable against null. Forwarders
+/// around the operands (glog's GetReferenceableValue) are looked through.
+BoolValue *Transfer::compared(const Expr &L, BinaryOperatorKind Op,
+                              const Expr &R) {
+  const Expr &A = forwardedValue(L), &B = forwardedValue(R);
+  if (BoolValue *Count = Maps.countComparison(A, Op, B))
+    return Count;
+  if (Op != BO_EQ && Op != BO_NE)
+    return nullptr;
+  const Expr *Subject = isNullLiteral(&B, C.Ctx)   ? &A
+                        : isNullLiteral(&A, C.Ctx) ? &B
+                                                   : nullptr;
+  if (!Subject || !W.isCallable(*Subject))
+    return nullptr;
+  // A pointer bound to the helper's reference parameter is not read, so it
+  // may have no state yet; give it the one a read would.
+  if (Subject->isGLValue() && !stateOf(*Subject, Env, C.Types).NonEmpty &&
+      !isRecordKind(W.kindOf(*Subject)))
+    W.setPointerState(*Subject, W.unknownState());
+  BoolValue &NonEmpty = W.guardOf(*Subject);
+  return Op == BO_NE ? &NonEmpty : &Env.makeNot(NonEmpty);
+}
+
+/// Whether Pointer, a call of a comparison helper (ComparisonHelpers.h), is
+/// not null on this path: whether its comparison fails (or holds, for a
+/// helper that returns null when it fails). Null when unknown.
+BoolValue *Transfer::comparisonHelperResult(const Expr *Pointer) {
+  const auto *Call = dyn_cast_or_null<CallExpr>(stripNoise(Pointer));
+  const FunctionDecl *F = Call ? Call->getDirectCallee() : nullptr;
+  std::optional<ComparisonResult> S = F ? comparisonHelper(*F) : std::nullopt;
+  if (!S || S->LHS >= Call->getNumArgs() || S->RHS >= Call->getNumArgs())
+    return nullptr;
+  BoolValue *Holds =
+      compared(*Call->getArg(S->LHS), S->Op, *Call->getArg(S->RHS));
+  if (!Holds)
+    return nullptr;
+  return S->NullWhenTrue ? &Env.makeNot(*Holds) : Holds;
+}
+
+/// `while (std::string *r = Check_EQImpl(a, b, ..)) fatal(r);` and glog's
+/// release form, where r is a CheckOpString whose `operator bool` tests the
+/// pointer (Conv): the test of a variable that holds a comparison helper's
+/// result is the negation of the comparison. The variable's initialiser is
+/// evaluated in the same block as the test, so the operands' values are
+/// still at hand; elsewhere this gives no value, and the test is an atom.
+BoolValue *Transfer::comparisonHelperTest(const Expr &Tested,
+                                          const CXXConversionDecl *Conv) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(stripNoise(&Tested));
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || !V->getInit())
+    return nullptr;
+  if (!Conv)
+    return V->getType()->isPointerType() ? comparisonHelperResult(V->getInit())
+                                         : nullptr;
+  return comparisonHelperResult(wrappedPointer(*V, *Conv));
+}
+
 /// The framework folds a comparison of two unmodelled integers (enum
 /// constants among them) to a literal, which makes one branch of
 /// `if (k == Kind::A)` unreachable; integers are not ours to decide.
@@ -1426,6 +1527,8 @@ void Transfer::VisitCastExpr(const CastExpr *Cast) {
   case CK_MemberPointerToBoolean:
     if (W.isCallable(*Sub))
       Env.setValue(*Cast, W.guardOf(*Sub));
+    else if (BoolValue *B = comparisonHelperTest(*Sub, nullptr))
+      Env.setValue(*Cast, *B);
     return;
   case CK_LValueToRValue:
     return readPointer(*Cast);
