@@ -13,15 +13,45 @@ using namespace llvm;
 namespace wrapguard {
 namespace {
 
-/// Whether S computes anything: a compiled-out assertion leaves only
-/// constants, casts of them and empty statements (`((void)0)`,
-/// `static_cast<void>(0)`, `do {} while (0)`).
-bool computes(const Stmt &S) {
+/// Whether E is a condition the compiler decides: `false`, `0`, and
+/// `0 && !(cond)` (short-circuit), as Chromium-style `DCHECK_IS_ON() &&`
+/// leaves it.
+std::optional<bool> constantCondition(const Expr &E, const ASTContext &Ctx) {
+  bool Value = false;
+  if (E.isValueDependent() || !E.EvaluateAsBooleanCondition(Value, Ctx))
+    return std::nullopt;
+  return Value;
+}
+
+/// Whether S computes anything that can run: a compiled-out assertion leaves
+/// only constants, casts of them and empty statements (`((void)0)`,
+/// `static_cast<void>(0)`, `do {} while (0)`), or code behind a condition
+/// the compiler decides is false (glog's `while (false) CHECK(c)` under
+/// NDEBUG, `0 && !(c) ? (void)0 : log()`).
+bool computes(const Stmt &S, const ASTContext &Ctx) {
+  auto Decided = [&](const Expr *Cond) {
+    return Cond ? constantCondition(*Cond, Ctx) : std::nullopt;
+  };
+  if (const auto *W = dyn_cast<WhileStmt>(&S);
+      W && !W->getConditionVariable() && Decided(W->getCond()) == false)
+    return false;
+  if (const auto *If = dyn_cast<IfStmt>(&S);
+      If && !If->getInit() && !If->getConditionVariable()) {
+    std::optional<bool> Taken = Decided(If->getCond());
+    if (Taken) {
+      const Stmt *Runs = *Taken ? If->getThen() : If->getElse();
+      return Runs && computes(*Runs, Ctx);
+    }
+  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(&S)) {
+    if (std::optional<bool> Taken = Decided(CO->getCond()))
+      return computes(*Taken ? *CO->getTrueExpr() : *CO->getFalseExpr(), Ctx);
+  }
   if (!isa<IntegerLiteral, CXXBoolLiteralExpr, CXXNullPtrLiteralExpr, ParenExpr,
            CastExpr, CompoundStmt, DoStmt, NullStmt>(S))
     return true;
   for (const Stmt *Child : S.children())
-    if (Child && computes(*Child))
+    if (Child && computes(*Child, Ctx))
       return true;
   return false;
 }
@@ -131,7 +161,7 @@ std::optional<std::string> compiledOutMacroArgument(const Stmt &S,
   }
   // A macro that expanded to code that reads nothing, and is the whole
   // statement.
-  if (!S.getBeginLoc().isMacroID() || computes(S))
+  if (!S.getBeginLoc().isMacroID() || computes(S, Ctx))
     return std::nullopt;
   CharSourceRange R = SM.getExpansionRange(S.getSourceRange());
   if (!R.getBegin().isFileID() || !R.getEnd().isFileID())

@@ -11,7 +11,9 @@
 // Such an assertion is read from the AST alone, so that the preamble, the
 // traversal scope and clangd see it alike: a statement spelled as one
 // function-like macro invocation, `NAME(ARGS)`, whose expansion reads
-// nothing (an empty statement, a cast of a constant, `do {} while (0)`).
+// nothing that can run (an empty statement, a cast of a constant,
+// `do {} while (0)`, code behind a condition the compiler decides is false:
+// glog's `while (false) CHECK(c)`, Chromium's `DCHECK_IS_ON() && ...`).
 // Which macro it is does not matter: what it left in the build does.
 //
 //===----------------------------------------------------------------------===//

@@ -17,6 +17,14 @@ typedef int (*RawFn)(int);
 #define D_ASSERT(cond) ((void)0)
 #define QUIET_ASSERT(cond)
 #define CHECK_MSG(cond, msg) do { } while (0)
+// glog's DCHECK under NDEBUG, and Chromium's (brpc's, butil's): the check is
+// still there, behind a condition the compiler decides is false.
+void fatal_check(bool);
+#define DEAD_CHECK(cond) while (false) fatal_check(cond)
+#define DCHECK_IS_ON() 0
+#define LAZY_CHECK(cond) (!(DCHECK_IS_ON() && !(cond)) ? (void)0 : fatal_check(false))
+// Runs its check: not compiled out.
+#define LIVE_CHECK(cond) while (true) { fatal_check(cond); break; }
 // Not an assertion: it reads its argument.
 #define LOG_VALUE(v) log_value(v != nullptr)
 void log_value(bool);
@@ -44,6 +52,16 @@ int with_message(RawFn f) {
   CHECK_MSG(nullptr != f, "no callback");
   int y = 3;
   return f(y); // no-warning
+  // CHECK-MESSAGES-STRICT: :[[@LINE-1]]:10: warning: call through possibly empty callable 'f' [wrapguard-unchecked-policy-call]
+}
+int dead_loop(Fn f) {
+  DEAD_CHECK(f != nullptr);
+  return f(9); // no-warning
+  // CHECK-MESSAGES-STRICT: :[[@LINE-1]]:10: warning: call through possibly empty callable 'f' [wrapguard-unchecked-policy-call]
+}
+int short_circuit(RawFn f) {
+  LAZY_CHECK(f);
+  return f(10); // no-warning
   // CHECK-MESSAGES-STRICT: :[[@LINE-1]]:10: warning: call through possibly empty callable 'f' [wrapguard-unchecked-policy-call]
 }
 
@@ -77,6 +95,12 @@ int logged(RawFn f) {
   // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: call through possibly empty callable 'f' [wrapguard-unchecked-policy-call]
   // CHECK-MESSAGES-STRICT: :[[@LINE-2]]:10: warning: call through possibly empty callable 'f' [wrapguard-unchecked-policy-call]
 }
+int live_loop(RawFn f) {
+  LIVE_CHECK(f);
+  return f(11);
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: call through possibly empty callable 'f' [wrapguard-unchecked-policy-call]
+  // CHECK-MESSAGES-STRICT: :[[@LINE-2]]:10: warning: call through possibly empty callable 'f' [wrapguard-unchecked-policy-call]
+}
 int always_empty() {
   Fn f = nullptr;
   D_ASSERT(f);
@@ -94,4 +118,7 @@ void callers(bool b) {
   after_the_call(nullptr);
   in_a_branch(nullptr, b);
   logged(nullptr);
+  dead_loop(nullptr);
+  short_circuit(nullptr);
+  live_loop(nullptr);
 }

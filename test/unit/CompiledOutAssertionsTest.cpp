@@ -60,6 +60,10 @@ TEST(CompiledOutAssertions, ReadsWhatTheBuildLeftOut) {
     #define LOOP(c, msg) do { } while (0)
     #define KEPT(c) ((c) ? (void)0 : abort_now())
     #define NOARGS
+    #define DEAD(c) while (false) abort_if(c)
+    #define SHORT(c) (!(0 && !(c)) ? (void)0 : abort_now())
+    #define TAKEN(c) if (1) abort_if(c)
+    void abort_if(bool);
     void abort_now();
     int g;
     void gone() { GONE(g != 0); }
@@ -67,6 +71,9 @@ TEST(CompiledOutAssertions, ReadsWhatTheBuildLeftOut) {
     void loop() { LOOP(g && 1, "message, with a comma"); }
     void kept() { KEPT(g); }
     void no_args() { NOARGS; }
+    void dead() { DEAD(g > 1); }
+    void short_circuit() { SHORT(g); }
+    void taken() { TAKEN(g); }
     void plain() { ; }
     void code() { (void)0; }
   )cc");
@@ -75,6 +82,9 @@ TEST(CompiledOutAssertions, ReadsWhatTheBuildLeftOut) {
   EXPECT_EQ(S["loop"], "g && 1");
   EXPECT_EQ(S["kept"], "<none>");
   EXPECT_EQ(S["no_args"], "<none>");
+  EXPECT_EQ(S["dead"], "g > 1");
+  EXPECT_EQ(S["short_circuit"], "g");
+  EXPECT_EQ(S["taken"], "<none>");
   EXPECT_EQ(S["plain"], "<none>");
   EXPECT_EQ(S["code"], "<none>");
 }
