@@ -3,6 +3,7 @@
 #include "FactsCollector.h"
 #include "BeliefTests.h"
 #include "CallableSyntax.h"
+#include "ExitsElsewhere.h"
 #include "FlagParameters.h"
 #include "Guards.h"
 #include "SetAfterConstruction.h"
@@ -625,6 +626,7 @@ private:
       return;
     if (C.Types.isNullable(FD.getReturnType()))
       recordDefinition(FD);
+    recordNeverReturns(FD);
     // Named: the walker keeps only a function_ref to it.
     auto Nested = [this](const FunctionDecl &L) { processFunction(L); };
     BodyWalker Walker(&FD, C, Nested);
@@ -659,6 +661,35 @@ private:
       F.Definition = joinDefinitions(F.Definition, S);
       keepFirst(F.EmptyReturn, L);
     }
+  }
+
+  /// That no call of FD returns, for the TUs that call it without seeing
+  /// its definition (ExitsElsewhere.h): a function defined out of line,
+  /// visible outside this TU, that returns nothing. An inline function or
+  /// an instantiation is seen wherever it is called.
+  void recordNeverReturns(const FunctionDecl &FD) {
+    const auto *MD = dyn_cast<CXXMethodDecl>(&FD);
+    if (!FD.getReturnType()->isVoidType() || !FD.isExternallyVisible() ||
+        FD.isInlined() || FD.isTemplateInstantiation() ||
+        (MD &&
+         (MD->isVirtual() || isa<CXXConstructorDecl, CXXDestructorDecl>(MD))))
+      return;
+    std::optional<std::string> Key = functionKey(FD);
+    if (!Key)
+      return;
+    bool Never = C.Summaries.neverReturns(FD);
+    std::vector<std::string> If;
+    if (!Never)
+      If = neverReturnsIf(FD, C.Ctx);
+    if (!Never && If.empty())
+      return;
+    SourceFacts &F =
+        C.Out.get(*Key, SourceKind::Function, FD.getQualifiedNameAsString());
+    F.NeverReturns |= Never;
+    for (std::string &K : If)
+      if (!llvm::is_contained(F.NeverReturnsIf, K))
+        F.NeverReturnsIf.push_back(std::move(K));
+    llvm::sort(F.NeverReturnsIf);
   }
 
   /// Every method MD overrides, directly or not.

@@ -6,6 +6,7 @@
 #include "Captures.h"
 #include "CompiledOutAssertions.h"
 #include "Constructions.h"
+#include "ExitsElsewhere.h"
 #include "FactsCollector.h"
 #include "FixIts.h"
 #include "FlagParameters.h"
@@ -135,6 +136,11 @@ private:
   bool madeWhereFieldSet(const CallSite &Site, const FunctionDecl &FD);
   bool defer(const PolicyCallVerdict &V, const FunctionDecl &FD, StringRef Name,
              const CaptureState *Cap, Finding &F);
+  void addExits(const FunctionDecl &FD, llvm::ArrayRef<const CallSite *> Sites,
+                std::vector<Finding> &Findings);
+  llvm::SmallPtrSet<const CallExpr *, 4>
+  deadWith(const FunctionDecl &FD, llvm::ArrayRef<const FunctionDecl *> Exits,
+           llvm::ArrayRef<const CallExpr *> Calls);
 };
 
 static bool contains(const Expr &Root, const Stmt &S) {
@@ -231,10 +237,93 @@ std::vector<Finding> PolicyCallAnalyzer::Impl::analyze(const FunctionDecl &FD,
   SetStatus(AnalysisStatus::Analyzed);
 
   std::vector<Finding> Findings;
+  std::vector<const CallSite *> Sites;
   for (const PolicyCallVerdict &V : Verdicts)
-    if (std::optional<Finding> F = judge(V, FD))
+    if (std::optional<Finding> F = judge(V, FD)) {
       Findings.push_back(std::move(*F));
+      Sites.push_back(&V.Site);
+    }
+  if (!Findings.empty())
+    addExits(FD, Sites, Findings);
   return Findings;
+}
+
+/// The calls whose verdict, in FD's analysis under the hypothesis that
+/// Exits never return, would be no finding: not reached, or never empty.
+llvm::SmallPtrSet<const CallExpr *, 4>
+PolicyCallAnalyzer::Impl::deadWith(const FunctionDecl &FD,
+                                   llvm::ArrayRef<const FunctionDecl *> Exits,
+                                   llvm::ArrayRef<const CallExpr *> Calls) {
+  AssumedExits Oracle(Summaries, Exits);
+  PolicyCallDiagnoser Diagnoser(Types);
+  llvm::DenseMap<const CallExpr *, Emptiness> States;
+  llvm::Error Err = runPolicyCallModel(
+      FD, Ctx, Types, Oracle, Opts.MaxSolverIterations, Opts.MaxBlockVisits,
+      [&](const CFGElement &Elt, const PathQuery &Q) {
+        for (const PolicyCallVerdict &V : Diagnoser(Elt, Q))
+          States[V.Site.Call] = V.State;
+      });
+  llvm::SmallPtrSet<const CallExpr *, 4> Dead;
+  if (Err) {
+    llvm::consumeError(std::move(Err));
+    return Dead;
+  }
+  for (const CallExpr *Call : Calls) {
+    auto It = States.find(Call);
+    if (It == States.end() || It->second == Emptiness::NonEmpty)
+      Dead.insert(Call);
+  }
+  return Dead;
+}
+
+/// A finding that needs a function FD calls without a visible definition to
+/// return (ExitsElsewhere.h) waits for the project's facts to say whether
+/// it does. Each such function that alone makes the call dead is one of the
+/// candidate's Exits; a finding that needs several at once is left as it is.
+void PolicyCallAnalyzer::Impl::addExits(const FunctionDecl &FD,
+                                        llvm::ArrayRef<const CallSite *> Sites,
+                                        std::vector<Finding> &Findings) {
+  // A few calls of fatal helpers are what this is for; the re-analyses are
+  // bounded by their number.
+  constexpr unsigned MaxExits = 6;
+  const SourceManager &SM = Ctx.getSourceManager();
+  llvm::SmallVector<const FunctionDecl *, 4> Elsewhere =
+      calledDefinedElsewhere(FD, SM, MaxExits);
+  if (Elsewhere.empty())
+    return;
+  llvm::SmallVector<const CallExpr *, 4> Calls;
+  for (const CallSite *Site : Sites)
+    Calls.push_back(Site->Call);
+  // First all at once: most findings do not depend on them.
+  llvm::SmallPtrSet<const CallExpr *, 4> Any = deadWith(FD, Elsewhere, Calls);
+  if (Any.empty())
+    return;
+  std::vector<std::vector<std::string>> Keys(Calls.size());
+  for (const FunctionDecl *Exit : Elsewhere) {
+    std::optional<std::string> Key = functionKey(*Exit);
+    if (!Key)
+      continue;
+    llvm::SmallPtrSet<const CallExpr *, 4> Dead = deadWith(FD, Exit, Calls);
+    for (size_t I = 0; I < Calls.size(); ++I)
+      if (Dead.count(Calls[I]))
+        Keys[I].push_back(*Key);
+  }
+  for (size_t I = 0; I < Calls.size(); ++I) {
+    if (Keys[I].empty())
+      continue;
+    Finding &F = Findings[I];
+    if (!F.Deferred) {
+      Candidate C;
+      C.Name =
+          spelledText(stripNoise(Sites[I]->Callable)->getSourceRange(), Ctx);
+      C.Decided = true;
+      C.PolicyNames = Opts.PolicyNames;
+      C.Strict = Opts.StrictMode;
+      F.Deferred = std::move(C);
+      F.OriginLoc = F.Loc;
+    }
+    F.Deferred->Exits = std::move(Keys[I]);
+  }
 }
 
 std::optional<Finding>

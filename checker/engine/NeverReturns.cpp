@@ -82,6 +82,10 @@ bool NeverReturns::ask(const FunctionDecl &FD, bool Process) {
   // constructors and destructors (fatal log-message objects). A system
   // header's functions that never return say so in their declarations.
   const FunctionDecl *Def = nullptr;
+  if (Assume && !Process && !FD.hasBody(Def) && Assume(FD)) {
+    Assumed.insert(Key);
+    return Answers[Key] = true;
+  }
   if (!FD.getReturnType()->isVoidType() || !FD.hasBody(Def) || !Def ||
       Def->isDependentContext() ||
       Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))

@@ -18,6 +18,7 @@
 #include "clang/AST/Decl.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include <functional>
 
 namespace clang {
 class CFGElement;
@@ -27,7 +28,18 @@ namespace wrapguard {
 
 class NeverReturns {
 public:
-  explicit NeverReturns(clang::ASTContext &Ctx) : Ctx(Ctx) {}
+  /// Whether a project function without a definition here (defined in
+  /// another TU) is taken to never return: the hypotheses whose truth the
+  /// project's facts decide (see PolicyCallAnalysis, `exitsNeeded`). Each
+  /// one taken is added to Assumed.
+  using AssumeFn = std::function<bool(const clang::FunctionDecl &)>;
+
+  explicit NeverReturns(clang::ASTContext &Ctx, AssumeFn Assume = nullptr)
+      : Ctx(Ctx), Assume(std::move(Assume)) {}
+
+  /// The functions without a definition here taken to never return by the
+  /// answers so far (with Assume).
+  llvm::SmallPtrSet<const clang::FunctionDecl *, 4> Assumed;
 
   /// Whether no call of FD returns: declared noreturn, or a visible,
   /// non-virtual definition none of whose paths returns.
@@ -53,6 +65,7 @@ private:
   bool ofDefinition(const clang::FunctionDecl &Def, bool Process);
 
   clang::ASTContext &Ctx;
+  AssumeFn Assume;
   llvm::DenseMap<const clang::FunctionDecl *, bool> Cache;
   llvm::DenseMap<const clang::FunctionDecl *, bool> ProcessCache;
   llvm::SmallPtrSet<const clang::FunctionDecl *, 8> InProgress;

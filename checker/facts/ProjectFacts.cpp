@@ -207,6 +207,11 @@ void SourceFacts::merge(const SourceFacts &Other) {
     Owner = Other.Owner;
   Definition = joinDefinitions(Definition, Other.Definition);
   keepFirst(EmptyReturn, Other.EmptyReturn);
+  NeverReturns |= Other.NeverReturns;
+  for (const std::string &K : Other.NeverReturnsIf)
+    if (!llvm::is_contained(NeverReturnsIf, K))
+      NeverReturnsIf.push_back(K);
+  llvm::sort(NeverReturnsIf);
   Tested += Other.Tested;
   Untested += Other.Untested;
   keepFirst(TestedAt, Other.TestedAt);
@@ -253,6 +258,34 @@ SourceFacts &ProjectFacts::get(StringRef Key, SourceKind Kind, StringRef Name) {
 const SourceFacts *ProjectFacts::find(StringRef Key) const {
   auto It = Sources.find(Key.str());
   return It == Sources.end() ? nullptr : &It->second;
+}
+
+/// How far NeverReturnsIf is followed: a chain of loggers defined in
+/// different TUs is short; a longer one is taken to return.
+static constexpr unsigned MaxNeverReturnsChain = 4;
+
+static bool neverReturnsWithin(const ProjectFacts &Facts, StringRef Key,
+                               unsigned Depth,
+                               SmallVectorImpl<std::string> &Path) {
+  const SourceFacts *S = Facts.find(Key);
+  if (!S || S->Kind != SourceKind::Function)
+    return false;
+  if (S->NeverReturns)
+    return true;
+  if (S->NeverReturnsIf.empty() || Depth >= MaxNeverReturnsChain ||
+      llvm::is_contained(Path, Key))
+    return false; // A cycle proves nothing.
+  Path.push_back(Key.str());
+  bool All = llvm::all_of(S->NeverReturnsIf, [&](const std::string &K) {
+    return neverReturnsWithin(Facts, K, Depth + 1, Path);
+  });
+  Path.pop_back();
+  return All;
+}
+
+bool ProjectFacts::neverReturns(StringRef Key) const {
+  SmallVector<std::string, 4> Path;
+  return neverReturnsWithin(*this, Key, 0, Path);
 }
 
 void ProjectFacts::merge(const ProjectFacts &Other) {
@@ -392,6 +425,10 @@ static json::Value sourceToJSON(const SourceFacts &S) {
   if (S.Definition)
     O["definition"] = toString(*S.Definition);
   putLoc(O, "emptyReturn", S.EmptyReturn);
+  if (S.NeverReturns)
+    O["neverReturns"] = true;
+  if (!S.NeverReturnsIf.empty())
+    O["neverReturnsIf"] = json::Array(S.NeverReturnsIf);
   if (S.Tested)
     O["tested"] = S.Tested;
   if (S.Untested)
@@ -576,6 +613,14 @@ static Error sourceFromJSON(StringRef Key, const json::Value &V,
       !readLocMap(O->getObject("assignedFrom"), S.AssignedFrom) ||
       !readLocMap(O->getObject("loadedFrom"), S.LoadedFrom))
     return bad("source '" + Key + "' has a malformed location");
+  S.NeverReturns = O->getBoolean("neverReturns").value_or(false);
+  if (const json::Array *If = O->getArray("neverReturnsIf"))
+    for (const json::Value &K : *If) {
+      if (!K.getAsString() || K.getAsString()->empty())
+        return bad("a function '" + Key + "' never returns with is not a key");
+      S.NeverReturnsIf.push_back(K.getAsString()->str());
+    }
+  llvm::sort(S.NeverReturnsIf);
   S.Index = static_cast<int>(O->getInteger("index").value_or(-1));
   if (const json::Object *Ctors = O->getObject("constructors"))
     for (const auto &[CtorKey, CV] : *Ctors) {
@@ -707,6 +752,10 @@ json::Value Candidate::toJSON() const {
     O["through"] = Through;
   if (!Requires.empty())
     O["requires"] = Requires;
+  if (!Exits.empty())
+    O["exits"] = json::Array(Exits);
+  if (Decided)
+    O["decided"] = true;
   if (Strict)
     O["strict"] = true;
   return O;
@@ -749,10 +798,13 @@ bool Candidate::fromJSON(const json::Value &V, Candidate &Out) {
       return false;
     Out.Construction = std::move(F);
   }
+  Out.Decided = O->getBoolean("decided").value_or(false);
+  if (!readStrings(O->getArray("exits"), Out.Exits))
+    return false;
   // Every key or none: a candidate missing one of its sources would be
-  // decided on the others alone.
+  // decided on the others alone. One the TU decided has none.
   const json::Array *K = O->getArray("keys");
-  if (!K || !readStrings(K, Out.Keys) || Out.Keys.empty())
+  if (!K || !readStrings(K, Out.Keys) || (Out.Keys.empty() && !Out.Decided))
     return false;
   return readStrings(O->getArray("guards"), Out.Guards) &&
          readStrings(O->getArray("slots"), Out.Slots);

@@ -173,6 +173,13 @@ struct SourceFacts {
   // judged.
   std::optional<Emptiness> Definition;
   FactLoc EmptyReturn; ///< A return that may yield an empty callable.
+  /// Functions: a definition seen never returns (NeverReturns.h), by its
+  /// body alone...
+  bool NeverReturns = false;
+  /// ...or never returns provided that every one of these functions, which
+  /// its TU saw without a definition, never returns either (a logger that
+  /// calls the project's `fatal`, defined in another TU). Sorted keys.
+  std::vector<std::string> NeverReturnsIf;
 
   // Belief: uses that test a value from this source for emptiness, and
   // calls through one with no test on the way.
@@ -227,6 +234,11 @@ public:
   /// The same, taking Other's sources where they are new here (the scanner's
   /// merge of TUs it no longer needs).
   void merge(ProjectFacts &&Other);
+  /// Whether no call of the function Key returns, by its definition
+  /// somewhere in the project: NeverReturns, or NeverReturnsIf with every
+  /// function named there never returning (followed to a bounded depth,
+  /// cycles cut).
+  bool neverReturns(llvm::StringRef Key) const;
   bool empty() const { return Sources.empty(); }
   size_t size() const { return Sources.size(); }
   const std::map<std::string, SourceFacts> &sources() const { return Sources; }
@@ -298,6 +310,14 @@ struct Candidate {
   /// boolean parameters (FlagValues::text()): the calls that pass its
   /// parameters empty with other literals cannot reach it.
   std::string Requires;
+  /// Functions the TU saw without a definition (`f:` keys) such that, if
+  /// any of them never returns, the call cannot be reached with an empty
+  /// value: `if (!f) fatal("no f"); f(x);` with `fatal` defined in another
+  /// TU. The facts decide them first; see PolicyCallAnalysis, exitsNeeded.
+  std::vector<std::string> Exits;
+  /// The TU decided the finding (it stands whatever the facts say of its
+  /// sources): it waits for the facts only for Exits.
+  bool Decided = false;
   /// StrictMode: reported whatever the facts say, with whatever evidence
   /// they give.
   bool Strict = false;

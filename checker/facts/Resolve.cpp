@@ -540,6 +540,7 @@ void referencedKeys(const SourceFacts &S, std::vector<std::string> &Out) {
   for (const auto &Entry : S.Constructors)
     for (StringRef Atom : split(Entry.second.Condition, '&'))
       Out.push_back(memberOfAtom(Atom).str());
+  append_range(Out, S.NeverReturnsIf);
 }
 
 } // namespace
@@ -558,6 +559,7 @@ ProjectFacts relevantFacts(ArrayRef<const ProjectFacts *> From,
       for (const ValueState &V : C.Construction->Args)
         append_range(Work, V.Keys);
     Work.push_back(C.Through);
+    append_range(Work, C.Exits);
   }
   ProjectFacts Out;
   for (const ProjectFacts *F : From)
@@ -597,6 +599,15 @@ static bool guardedByEveryCaller(const ProjectFacts &Facts,
 Resolution resolve(const ProjectFacts &Facts, const Candidate &C,
                    const Regex &PolicyNames) {
   Resolution R;
+  // A call behind a function that never returns (defined in another TU)
+  // cannot be reached with an empty value, in every mode: it is dead code.
+  if (any_of(C.Exits,
+             [&](const std::string &K) { return Facts.neverReturns(K); }))
+    return R;
+  if (C.Decided) {
+    R.Report = true;
+    return R;
+  }
   if (!C.Strict && guardedByEveryCaller(Facts, C))
     return R;
   Resolver Judge(Facts, C, PolicyNames);

@@ -393,6 +393,103 @@ TEST(ProjectFactsCandidate, JSONRoundTrips) {
   EXPECT_FALSE(Candidate::fromJSON(Partial, P));
 }
 
+/// A function's facts as a TU that defines it records them.
+SourceFacts exitFacts(bool Never, std::vector<std::string> If = {}) {
+  SourceFacts S;
+  S.Kind = SourceKind::Function;
+  S.Name = "fatal";
+  S.NeverReturns = Never;
+  S.NeverReturnsIf = std::move(If);
+  return S;
+}
+
+TEST(ProjectFactsNeverReturns, FollowsChainsAcrossTUsAndCutsCycles) {
+  ProjectFacts F;
+  F.get("f:fatal", SourceKind::Function, "fatal") = exitFacts(true);
+  F.get("f:die", SourceKind::Function, "die") = exitFacts(false, {"f:fatal"});
+  F.get("f:give_up", SourceKind::Function, "give_up") =
+      exitFacts(false, {"f:die"});
+  F.get("f:both", SourceKind::Function, "both") =
+      exitFacts(false, {"f:die", "f:warn"});
+  F.get("f:warn", SourceKind::Function, "warn") = exitFacts(false);
+  F.get("f:a", SourceKind::Function, "a") = exitFacts(false, {"f:b"});
+  F.get("f:b", SourceKind::Function, "b") = exitFacts(false, {"f:a"});
+  EXPECT_TRUE(F.neverReturns("f:fatal"));
+  EXPECT_TRUE(F.neverReturns("f:die"));
+  EXPECT_TRUE(F.neverReturns("f:give_up"));
+  // Every function it needs must never return.
+  EXPECT_FALSE(F.neverReturns("f:both"));
+  EXPECT_FALSE(F.neverReturns("f:warn"));
+  EXPECT_FALSE(F.neverReturns("f:a")); // a cycle proves nothing
+  EXPECT_FALSE(F.neverReturns("f:unknown"));
+  // Too long a chain is taken to return.
+  ProjectFacts Long;
+  Long.get("f:0", SourceKind::Function, "f0") = exitFacts(true);
+  for (int I = 1; I <= 6; ++I)
+    Long.get("f:" + std::to_string(I), SourceKind::Function, "f") =
+        exitFacts(false, {"f:" + std::to_string(I - 1)});
+  EXPECT_TRUE(Long.neverReturns("f:3"));
+  EXPECT_FALSE(Long.neverReturns("f:6"));
+}
+
+TEST(ProjectFactsNeverReturns, MergesAndRoundTrips) {
+  ProjectFacts A, B;
+  A.get("f:x", SourceKind::Function, "x") = exitFacts(false, {"f:z"});
+  B.get("f:x", SourceKind::Function, "x") = exitFacts(false, {"f:y"});
+  A.merge(B);
+  const SourceFacts *X = A.find("f:x");
+  ASSERT_TRUE(X);
+  EXPECT_EQ(X->NeverReturnsIf, (std::vector<std::string>{"f:y", "f:z"}));
+  llvm::Expected<ProjectFacts> Back = ProjectFacts::fromJSON(A.toJSON());
+  ASSERT_TRUE(static_cast<bool>(Back)) << llvm::toString(Back.takeError());
+  EXPECT_EQ(Back->find("f:x")->NeverReturnsIf, X->NeverReturnsIf);
+  ProjectFacts C;
+  C.get("f:x", SourceKind::Function, "x") = exitFacts(true);
+  Back = ProjectFacts::fromJSON(C.toJSON());
+  ASSERT_TRUE(static_cast<bool>(Back)) << llvm::toString(Back.takeError());
+  EXPECT_TRUE(Back->find("f:x")->NeverReturns);
+}
+
+TEST(ProjectFactsResolve, ExitsThatNeverReturnMakeTheCallDead) {
+  ProjectFacts F;
+  F.get("f:s", SourceKind::Function, "select_wrapper") =
+      function(Emptiness::MayBeEmpty, loc("/p/src/policies.cpp", 41, 700));
+  F.get("f:fatal", SourceKind::Function, "fatal") = exitFacts(true);
+  F.get("f:warn", SourceKind::Function, "warn") = exitFacts(false);
+  Candidate C = candidate({"f:s"});
+  C.Exits = {"f:warn", "f:fatal"};
+  EXPECT_FALSE(resolve(F, C).Report);
+  C.Strict = true; // dead in every mode
+  EXPECT_FALSE(resolve(F, C).Report);
+  C.Strict = false;
+  C.Exits = {"f:warn", "f:unknown"};
+  EXPECT_TRUE(resolve(F, C).Report);
+  // A finding the TU decided stands, unless an exit never returns; it has
+  // no keys, and its JSON keeps what decides it.
+  Candidate D;
+  D.Name = "m[k]";
+  D.Decided = true;
+  D.Exits = {"f:warn"};
+  Resolution R = resolve(F, D);
+  EXPECT_TRUE(R.Report);
+  EXPECT_TRUE(R.Notes.empty());
+  D.Exits.push_back("f:fatal");
+  EXPECT_FALSE(resolve(F, D).Report);
+  Candidate Back;
+  ASSERT_TRUE(Candidate::fromJSON(D.toJSON(), Back));
+  EXPECT_TRUE(Back.Decided);
+  EXPECT_EQ(Back.Exits, D.Exits);
+  EXPECT_TRUE(Back.Keys.empty());
+  // relevantFacts keeps the exits and what they need.
+  F.get("f:die", SourceKind::Function, "die") = exitFacts(false, {"f:fatal"});
+  D.Exits = {"f:die"};
+  ProjectFacts Cut = relevantFacts({&F}, {D});
+  EXPECT_TRUE(Cut.find("f:die"));
+  EXPECT_TRUE(Cut.find("f:fatal"));
+  EXPECT_FALSE(Cut.find("f:s"));
+  EXPECT_FALSE(resolve(Cut, D).Report);
+}
+
 TEST(ProjectFactsResolve, DefinitionThatMayReturnEmpty) {
   ProjectFacts F;
   F.get("f:s", SourceKind::Function, "select_wrapper") =

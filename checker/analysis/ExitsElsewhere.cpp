@@ -1,0 +1,93 @@
+//===- ExitsElsewhere.cpp - Functions that may never return, elsewhere ----===//
+
+#include "ExitsElsewhere.h"
+#include "NeverReturns.h"
+#include "SourceKeys.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Analysis/CFG.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace clang;
+
+namespace wrapguard {
+
+bool mayBeDefinedElsewhere(const FunctionDecl &FD, const SourceManager &SM) {
+  const FunctionDecl *Def = nullptr;
+  if (FD.hasBody(Def) || FD.isNoReturn() || FD.getBuiltinID() ||
+      !FD.getReturnType()->isVoidType() || !FD.isExternallyVisible() ||
+      SM.isInSystemHeader(FD.getLocation()))
+    return false;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(&FD); MD && MD->isVirtual())
+    return false;
+  return functionKey(FD).has_value();
+}
+
+namespace {
+class CalleeFinder : public RecursiveASTVisitor<CalleeFinder> {
+public:
+  CalleeFinder(const SourceManager &SM, unsigned Max) : SM(SM), Max(Max) {}
+  bool VisitCallExpr(CallExpr *Call) {
+    const FunctionDecl *F = Call->getDirectCallee();
+    if (F && mayBeDefinedElsewhere(*F, SM) &&
+        !llvm::is_contained(Found, F->getCanonicalDecl()))
+      Found.push_back(F->getCanonicalDecl());
+    return Found.size() < Max;
+  }
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+
+  llvm::SmallVector<const FunctionDecl *, 4> Found;
+
+private:
+  const SourceManager &SM;
+  unsigned Max;
+};
+} // namespace
+
+llvm::SmallVector<const FunctionDecl *, 4>
+calledDefinedElsewhere(const FunctionDecl &FD, const SourceManager &SM,
+                       unsigned Max) {
+  CalleeFinder Finder(SM, Max);
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(&FD))
+    for (const CXXCtorInitializer *Init : Ctor->inits())
+      if (Init->getInit())
+        Finder.TraverseStmt(Init->getInit());
+  Finder.TraverseStmt(FD.getBody());
+  return std::move(Finder.Found);
+}
+
+std::vector<std::string> neverReturnsIf(const FunctionDecl &Def,
+                                        ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  // A fresh instance per question, so that what it assumed answers this
+  // question alone.
+  NeverReturns Assuming(Ctx, [&SM](const FunctionDecl &F) {
+    return mayBeDefinedElsewhere(F, SM);
+  });
+  std::vector<std::string> Keys;
+  if (!Assuming(Def) || Assuming.Assumed.empty())
+    return Keys;
+  for (const FunctionDecl *F : Assuming.Assumed)
+    if (std::optional<std::string> K = functionKey(*F))
+      Keys.push_back(*K);
+  llvm::sort(Keys);
+  return Keys;
+}
+
+AssumedExits::AssumedExits(CallResultOracle &Inner,
+                           llvm::ArrayRef<const FunctionDecl *> Exits)
+    : Inner(Inner) {
+  for (const FunctionDecl *F : Exits)
+    this->Exits.insert(F->getCanonicalDecl());
+}
+
+bool AssumedExits::endsPath(const CFGElement &Elt) {
+  if (Inner.endsPath(Elt))
+    return true;
+  auto S = Elt.getAs<CFGStmt>();
+  const auto *Call = S ? dyn_cast<CallExpr>(S->getStmt()) : nullptr;
+  const FunctionDecl *F = Call ? Call->getDirectCallee() : nullptr;
+  return F && Exits.count(F->getCanonicalDecl());
+}
+
+} // namespace wrapguard

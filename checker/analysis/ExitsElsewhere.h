@@ -1,0 +1,101 @@
+//===- ExitsElsewhere.h - Functions that may never return, elsewhere -*- C++
+//-*-===//
+//
+// A project's fatal logger is often declared in a header and defined in one
+// `.cpp`: `void fatal(const char *msg);`. In every other TU the flow
+// analysis sees a call that returns, so `if (!f) fatal("no f"); f(x);` is a
+// finding there, and a factory's `fatal("unknown"); return nullptr;` a
+// `return` that yields empty, although the TU that defines `fatal` proves
+// that it never returns (NeverReturns.h).
+//
+// The one-pass scan cannot give one TU's analysis another's facts, so the
+// question is turned round and the facts answer it at the end:
+//  - the facts collector records, per definition, that it never returns
+//    (`neverReturns`), or that it does provided that the functions its TU
+//    sees without a definition never return (`neverReturnsIf`: a logger that
+//    calls `fatal`), for transitive chains across TUs;
+//  - a finding whose call the analysis proves unreachable with an empty
+//    value once one of the functions its function calls without a visible
+//    definition is taken to never return records that function's key
+//    (`Candidate::Exits`), and waits for the facts: if the project defines
+//    it so that it never returns, the call is dead there and no finding.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WRAPGUARD_ANALYSIS_EXITSELSEWHERE_H
+#define WRAPGUARD_ANALYSIS_EXITSELSEWHERE_H
+
+#include "CallResultOracle.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include <string>
+#include <vector>
+
+namespace wrapguard {
+
+/// Whether FD is a project function this TU sees without a definition that
+/// another TU may define so that it never returns: declared outside system
+/// headers, visible outside its TU, returning void (what can end a path, as
+/// NeverReturns reads), not virtual, not declared noreturn, and keyed.
+bool mayBeDefinedElsewhere(const clang::FunctionDecl &FD,
+                           const clang::SourceManager &SM);
+
+/// The functions FD's body calls directly (lambdas are functions of their
+/// own) for which mayBeDefinedElsewhere holds, in order of first call; at
+/// most Max.
+llvm::SmallVector<const clang::FunctionDecl *, 4>
+calledDefinedElsewhere(const clang::FunctionDecl &FD,
+                       const clang::SourceManager &SM, unsigned Max);
+
+/// When Def, a definition, never returns provided that the functions it
+/// calls, directly or through other definitions here, that the TU sees
+/// without a definition never return: their keys, sorted. Empty otherwise,
+/// and when Def never returns by itself.
+std::vector<std::string> neverReturnsIf(const clang::FunctionDecl &Def,
+                                        clang::ASTContext &Ctx);
+
+/// An oracle that answers as Inner, but also ends the paths at calls of
+/// the functions in Exits: the analysis of a function under the hypothesis
+/// that they never return. Callee summaries are still Inner's, computed
+/// without it.
+class AssumedExits : public CallResultOracle {
+public:
+  AssumedExits(CallResultOracle &Inner,
+               llvm::ArrayRef<const clang::FunctionDecl *> Exits);
+
+  Emptiness classifyCallResult(const clang::CallExpr &Call) override {
+    return Inner.classifyCallResult(Call);
+  }
+  bool endsPath(const clang::CFGElement &Elt) override;
+  Emptiness afterConstruction(const clang::CXXConstructExpr &CE) override {
+    return Inner.afterConstruction(CE);
+  }
+  llvm::ArrayRef<const clang::FieldDecl *>
+  fieldsSetBy(const clang::CXXMethodDecl &M) override {
+    return Inner.fieldsSetBy(M);
+  }
+  const clang::VarDecl *storageReturned(const clang::FunctionDecl &F) override {
+    return Inner.storageReturned(F);
+  }
+  bool isPure(const clang::FunctionDecl &F) override { return Inner.isPure(F); }
+  bool isLoader(const clang::FunctionDecl &F) override {
+    return Inner.isLoader(F);
+  }
+  bool isPointerAccessor(const clang::CXXMethodDecl &M) override {
+    return Inner.isPointerAccessor(M);
+  }
+  bool loadTested(const clang::CallExpr &Load,
+                  const clang::FunctionDecl &Owner) override {
+    return Inner.loadTested(Load, Owner);
+  }
+
+private:
+  CallResultOracle &Inner;
+  llvm::SmallPtrSet<const clang::FunctionDecl *, 4> Exits;
+};
+
+} // namespace wrapguard
+
+#endif // WRAPGUARD_ANALYSIS_EXITSELSEWHERE_H

@@ -1,0 +1,73 @@
+// ExitsElsewhere: which functions a TU sees without a definition may never
+// return elsewhere, and which definitions never return provided they do.
+
+#include "ExitsElsewhere.h"
+#include "TestAST.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "gtest/gtest.h"
+#include <map>
+#include <string>
+
+namespace wrapguard {
+namespace {
+
+using namespace clang;
+
+TEST(ExitsElsewhere, ReadsWhatDefinitionsNeed) {
+  std::unique_ptr<ASTUnit> AST = test::parse(R"cc(
+    void fatal(const char *);            // defined elsewhere
+    int value(const char *);             // returns a value: not an exit
+    [[noreturn]] void declared(const char *);
+    static void local_only(const char *); // cannot be defined elsewhere
+    struct Log { virtual void fail(); void stop(); };
+    void die(int code) { if (code) fatal("a"); fatal("b"); }
+    void maybe(int code) { if (code) fatal("a"); }
+    void through(int code) { die(code); }
+    void both(Log &l) { l.stop(); }
+    void virt(Log &l) { l.fail(); }
+    void own() { throw 1; }
+    void uses_value() { value("x"); }
+  )cc");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  std::map<std::string, std::string> If, Elsewhere;
+  struct Walker : RecursiveASTVisitor<Walker> {
+    ASTContext &Ctx;
+    std::map<std::string, std::string> &If, &Elsewhere;
+    Walker(ASTContext &Ctx, std::map<std::string, std::string> &If,
+           std::map<std::string, std::string> &Elsewhere)
+        : Ctx(Ctx), If(If), Elsewhere(Elsewhere) {}
+    bool VisitFunctionDecl(FunctionDecl *FD) {
+      if (!Ctx.getSourceManager().isInMainFile(FD->getLocation()))
+        return true;
+      std::string Name = FD->getNameAsString();
+      if (FD->doesThisDeclarationHaveABody()) {
+        std::string Keys;
+        for (const std::string &K : neverReturnsIf(*FD, Ctx))
+          Keys += K.substr(K.rfind('@') + 1) + ";";
+        If[Name] = Keys;
+      } else if (!FD->hasBody()) {
+        Elsewhere[Name] =
+            mayBeDefinedElsewhere(*FD, Ctx.getSourceManager()) ? "yes" : "no";
+      }
+      return true;
+    }
+  } W(Ctx, If, Elsewhere);
+  W.TraverseAST(Ctx);
+  EXPECT_EQ(Elsewhere["fatal"], "yes");
+  EXPECT_EQ(Elsewhere["value"], "no");
+  EXPECT_EQ(Elsewhere["declared"], "no");
+  EXPECT_EQ(Elsewhere["local_only"], "no");
+  EXPECT_EQ(Elsewhere["fail"], "no");
+  EXPECT_EQ(Elsewhere["stop"], "yes");
+  EXPECT_EQ(If["die"], "fatal#*1C#;");
+  EXPECT_EQ(If["maybe"], "");
+  EXPECT_EQ(If["through"], "fatal#*1C#;");
+  EXPECT_EQ(If["both"], "stop#;");
+  EXPECT_EQ(If["virt"], "");
+  EXPECT_EQ(If["own"], ""); // never returns by itself
+  EXPECT_EQ(If["uses_value"], "");
+}
+
+} // namespace
+} // namespace wrapguard
