@@ -56,6 +56,43 @@ calledDefinedElsewhere(const FunctionDecl &FD, const SourceManager &SM,
   return std::move(Finder.Found);
 }
 
+namespace {
+class ReturnFinder : public RecursiveASTVisitor<ReturnFinder> {
+public:
+  bool VisitReturnStmt(ReturnStmt *) {
+    Found = true;
+    return false;
+  }
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  bool TraverseCXXRecordDecl(CXXRecordDecl *) { return true; }
+  bool Found = false;
+};
+} // namespace
+
+bool mayNeverReturn(const FunctionDecl &Def) {
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def.getBody());
+  if (!Body || Body->body_empty())
+    return false;
+  // Only a call, a throw or a statement with paths of its own can end the
+  // last path; `x = 1;` or a declaration falls through to the return.
+  const Stmt *Last = Body->body_back();
+  if (const auto *E = dyn_cast<Expr>(Last)) {
+    const Expr *X = E->IgnoreParenImpCasts();
+    if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(X))
+      X = Cleanups->getSubExpr()->IgnoreParenImpCasts();
+    if (!isa<CallExpr, CXXThrowExpr, CXXConstructExpr, ConditionalOperator,
+             BinaryOperator>(X))
+      return false;
+    if (const auto *BO = dyn_cast<BinaryOperator>(X); BO && !BO->isLogicalOp())
+      return false;
+  } else if (isa<DeclStmt, NullStmt>(Last)) {
+    return false;
+  }
+  ReturnFinder Returns;
+  Returns.TraverseStmt(const_cast<CompoundStmt *>(Body));
+  return !Returns.Found;
+}
+
 std::vector<std::string> neverReturnsIf(const FunctionDecl &Def,
                                         ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();

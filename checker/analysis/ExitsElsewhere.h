@@ -49,6 +49,11 @@ llvm::SmallVector<const clang::FunctionDecl *, 4>
 calledDefinedElsewhere(const clang::FunctionDecl &FD,
                        const clang::SourceManager &SM, unsigned Max);
 
+/// A cheap test that Def may never return, before its CFG is built: its
+/// body has no `return` (outside lambdas) and does not end in a statement
+/// that surely falls through (a declaration, an assignment, an empty one).
+bool mayNeverReturn(const clang::FunctionDecl &Def);
+
 /// When Def, a definition, never returns provided that the functions it
 /// calls, directly or through other definitions here, that the TU sees
 /// without a definition never return: their keys, sorted. Empty otherwise,

@@ -675,7 +675,7 @@ private:
          (MD->isVirtual() || isa<CXXConstructorDecl, CXXDestructorDecl>(MD))))
       return;
     std::optional<std::string> Key = functionKey(FD);
-    if (!Key)
+    if (!Key || !mayNeverReturn(FD))
       return;
     bool Never = C.Summaries.neverReturns(FD);
     std::vector<std::string> If;

@@ -69,5 +69,44 @@ TEST(ExitsElsewhere, ReadsWhatDefinitionsNeed) {
   EXPECT_EQ(If["uses_value"], "");
 }
 
+TEST(ExitsElsewhere, MayNeverReturnIsACheapNecessaryTest) {
+  std::unique_ptr<ASTUnit> AST = test::parse(R"cc(
+    void fatal(const char *);
+    int g;
+    void calls() { fatal("x"); }
+    void throws() { throw 1; }
+    void branches(int c) { if (c) fatal("a"); else fatal("b"); }
+    void returns(int c) { if (c) return; fatal("x"); }
+    void assigns() { fatal("x"); g = 1; }
+    void declares() { fatal("x"); int x = 0; (void)x; }
+    void lambda_returns() { auto l = [] { return 1; }; (void)l; fatal("x"); }
+    void empty() {}
+  )cc");
+  ASSERT_TRUE(AST);
+  std::map<std::string, bool> May;
+  struct Walker : RecursiveASTVisitor<Walker> {
+    std::map<std::string, bool> &May;
+    ASTContext &Ctx;
+    Walker(std::map<std::string, bool> &May, ASTContext &Ctx)
+        : May(May), Ctx(Ctx) {}
+    bool VisitFunctionDecl(FunctionDecl *FD) {
+      if (FD->doesThisDeclarationHaveABody() &&
+          Ctx.getSourceManager().isInMainFile(FD->getLocation()) &&
+          !isa<CXXMethodDecl>(FD))
+        May[FD->getNameAsString()] = mayNeverReturn(*FD);
+      return true;
+    }
+  } W(May, AST->getASTContext());
+  W.TraverseAST(AST->getASTContext());
+  EXPECT_TRUE(May["calls"]);
+  EXPECT_TRUE(May["throws"]);
+  EXPECT_TRUE(May["branches"]);
+  EXPECT_TRUE(May["lambda_returns"]);
+  EXPECT_FALSE(May["returns"]);
+  EXPECT_FALSE(May["assigns"]);
+  EXPECT_FALSE(May["declares"]);
+  EXPECT_FALSE(May["empty"]);
+}
+
 } // namespace
 } // namespace wrapguard
