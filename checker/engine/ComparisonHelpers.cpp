@@ -175,6 +175,10 @@ const Expr *wrappedPointer(const VarDecl &V, const CXXConversionDecl &Conv) {
   if (!Conv.getConversionType()->isBooleanType() || !V.getInit())
     return nullptr;
   const auto *CE = dyn_cast<CXXConstructExpr>(stripNoise(V.getInit()));
+  // Before C++17, `CheckOpString r = f(..)` copies a converted temporary;
+  // the copy is elided, and the conversion is what stores the pointer.
+  while (CE && CE->isElidable() && CE->getNumArgs() == 1)
+    CE = dyn_cast<CXXConstructExpr>(stripNoise(CE->getArg(0)));
   const CXXConstructorDecl *Ctor = CE ? CE->getConstructor() : nullptr;
   if (!Ctor || CE->getNumArgs() != 1 || Ctor->getNumParams() != 1 ||
       !Ctor->getParamDecl(0)->getType()->isPointerType())

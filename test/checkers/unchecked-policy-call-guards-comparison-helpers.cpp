@@ -1,5 +1,7 @@
 // RUN: %check_wrapguard %s %t
 // RUN: %check_wrapguard %s %t -check-suffix=RELEASE -- -DRELEASE_FORM
+// Before C++17 the release form copies the wrapper (an elided copy).
+// RUN: %check_wrapguard %s %t -check-suffix=RELEASE -- -DRELEASE_FORM -std=c++14
 
 // Check macros that compare two values (glog's and absl's CHECK_EQ and
 // CHECK_GE, and their copies in caffe, brpc and others) call a helper that
