@@ -29,13 +29,21 @@ const Expr *onlyReturned(const FunctionDecl &F) {
   return Ret ? Ret->getRetValue() : nullptr;
 }
 
-/// The index of the parameter of F that E names, after conversions.
-std::optional<unsigned> parameterIndex(const Expr *E) {
+/// The index of the parameter of Def that E names, after conversions. A
+/// lambda's body may name its enclosing function's parameters: those are
+/// not its own.
+std::optional<unsigned> parameterIndex(const Expr *E, const FunctionDecl &Def) {
   const auto *DRE = dyn_cast_or_null<DeclRefExpr>(stripNoise(E));
   const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
-  if (!P)
+  if (!P || P->getDeclContext() != &Def)
     return std::nullopt;
   return P->getFunctionScopeIndex();
+}
+
+/// F's definition, when its body is visible.
+const FunctionDecl *definitionOf(const FunctionDecl &F) {
+  const FunctionDecl *Def = nullptr;
+  return F.hasBody(Def) ? Def : nullptr;
 }
 
 /// E without `__builtin_expect` (glog's GOOGLE_PREDICT_TRUE, the kernel's
@@ -93,8 +101,8 @@ std::optional<ComparisonResult> summarise(const FunctionDecl &F,
     if (!Inner || Inner->LHS >= Call->getNumArgs() ||
         Inner->RHS >= Call->getNumArgs())
       return std::nullopt;
-    std::optional<unsigned> L = parameterIndex(Call->getArg(Inner->LHS));
-    std::optional<unsigned> Rt = parameterIndex(Call->getArg(Inner->RHS));
+    std::optional<unsigned> L = parameterIndex(Call->getArg(Inner->LHS), *Def);
+    std::optional<unsigned> Rt = parameterIndex(Call->getArg(Inner->RHS), *Def);
     if (!L || !Rt)
       return std::nullopt;
     return ComparisonResult{*L, *Rt, Inner->Op, Inner->NullWhenTrue};
@@ -109,8 +117,8 @@ std::optional<ComparisonResult> summarise(const FunctionDecl &F,
       dyn_cast_or_null<BinaryOperator>(withoutExpect(If->getCond(), Negated));
   if (!Cmp || !Cmp->isComparisonOp())
     return std::nullopt;
-  std::optional<unsigned> L = parameterIndex(Cmp->getLHS());
-  std::optional<unsigned> R = parameterIndex(Cmp->getRHS());
+  std::optional<unsigned> L = parameterIndex(Cmp->getLHS(), *Def);
+  std::optional<unsigned> R = parameterIndex(Cmp->getRHS(), *Def);
   if (!L || !R || *L == *R)
     return std::nullopt;
   bool ThenReturns = false, ElseReturns = false;
@@ -159,7 +167,9 @@ const Expr &forwardedValue(const Expr &E) {
     const FunctionDecl *F = Call ? Call->getDirectCallee() : nullptr;
     if (!F || F->getNumParams() != 1 || Call->getNumArgs() != 1)
       break;
-    std::optional<unsigned> P = parameterIndex(onlyReturned(*F));
+    const FunctionDecl *Def = definitionOf(*F);
+    std::optional<unsigned> P =
+        Def ? parameterIndex(onlyReturned(*F), *Def) : std::nullopt;
     if (!P || *P != 0)
       break;
     X = stripNoise(Call->getArg(0));
@@ -193,7 +203,7 @@ const Expr *wrappedPointer(const VarDecl &V, const CXXConversionDecl &Conv) {
   // conversion must test that field.
   for (const CXXCtorInitializer *Init : CtorDef->inits()) {
     const FieldDecl *Field = Init->getMember();
-    std::optional<unsigned> P = parameterIndex(Init->getInit());
+    std::optional<unsigned> P = parameterIndex(Init->getInit(), *CtorDef);
     if (Field && P && *P == 0 && testsNotNull(Conv, *Field))
       return CE->getArg(0);
   }

@@ -98,6 +98,36 @@ TEST(ComparisonHelpers, ReadsTheComparisonFromTheBody) {
   EXPECT_EQ(S["more"], "<none>");
 }
 
+TEST(ComparisonHelpers, ALambdaComparingItsEnclosingParametersIsNone) {
+  std::unique_ptr<ASTUnit> AST = test::parse(R"cc(
+    const char *outer(int a, int b) {
+      auto own = [](int x, int y) -> const char * {
+        if (x == y) return nullptr;
+        return "differ";
+      };
+      auto captured = [&](int x, int y) -> const char * {
+        if (a == b) return nullptr;
+        return "differ";
+      };
+      own(1, 2);
+      return captured(a, b);
+    }
+  )cc");
+  ASSERT_TRUE(AST);
+  std::vector<std::string> Out;
+  struct Walker : RecursiveASTVisitor<Walker> {
+    std::vector<std::string> &Out;
+    explicit Walker(std::vector<std::string> &Out) : Out(Out) {}
+    bool VisitLambdaExpr(LambdaExpr *L) {
+      Out.push_back(comparisonHelper(*L->getCallOperator()) ? "helper"
+                                                            : "<none>");
+      return true;
+    }
+  } W(Out);
+  W.TraverseAST(AST->getASTContext());
+  EXPECT_EQ(Out, (std::vector<std::string>{"helper", "<none>"}));
+}
+
 /// Variable name -> what its initialiser's first argument is after
 /// forwarders ("forwarded" tests), or whether it wraps a pointer's truth.
 TEST(ComparisonHelpers, ForwardersAndTruthWrappers) {
