@@ -683,13 +683,12 @@ private:
       If = neverReturnsIf(FD, C.Ctx);
     if (!Never && If.empty())
       return;
-    SourceFacts &F =
-        C.Out.get(*Key, SourceKind::Function, FD.getQualifiedNameAsString());
-    F.NeverReturns |= Never;
-    for (std::string &K : If)
-      if (!llvm::is_contained(F.NeverReturnsIf, K))
-        F.NeverReturnsIf.push_back(std::move(K));
-    llvm::sort(F.NeverReturnsIf);
+    SourceFacts Exit;
+    Exit.Kind = SourceKind::Function;
+    Exit.NeverReturns = Never;
+    Exit.NeverReturnsIf = std::move(If);
+    C.Out.get(*Key, SourceKind::Function, FD.getQualifiedNameAsString())
+        .merge(Exit);
   }
 
   /// Every method MD overrides, directly or not.

@@ -653,6 +653,7 @@ private:
                            RecordStorageLocation &L);
   bool assign(const CXXOperatorCallExpr &OC);
   void assignUnseenRecord(const CXXOperatorCallExpr &OC);
+  BoolValue *nullTest(bool IsEq, const Expr &L, const Expr &R);
   bool nullComparison(bool IsEq, const Expr *L, const Expr *R, const Expr &Cmp);
   bool member(const CXXMemberCallExpr &MC, const Expr &Obj, Member M);
   void provedByDereference(const Expr &Obj);
@@ -970,19 +971,32 @@ void Transfer::assignUnseenRecord(const CXXOperatorCallExpr &OC) {
   Forget(*L, 0);
 }
 
-/// `x == nullptr`, `nullptr != x`, `o == std::nullopt`, ...
+/// `x == nullptr`, `nullptr != x`, `o == std::nullopt`, ...: the truth of
+/// the test of a nullable callable against null; null when it is no such
+/// test.
+BoolValue *Transfer::nullTest(bool IsEq, const Expr &L, const Expr &R) {
+  const Expr *Subject = nullptr;
+  if (isNullLiteral(&R, C.Ctx) && W.isCallable(L))
+    Subject = &L;
+  else if (isNullLiteral(&L, C.Ctx) && W.isCallable(R))
+    Subject = &R;
+  if (!Subject)
+    return nullptr;
+  // A pointer bound to a reference parameter (a check macro's helper) is
+  // not read, so it may have no state yet; give it the one a read would.
+  if (Subject->isGLValue() && !stateOf(*Subject, Env, C.Types).NonEmpty &&
+      !isRecordKind(W.kindOf(*Subject)))
+    W.setPointerState(*Subject, W.unknownState());
+  BoolValue &NonEmpty = W.guardOf(*Subject);
+  return IsEq ? &Env.makeNot(NonEmpty) : &NonEmpty;
+}
+
 bool Transfer::nullComparison(bool IsEq, const Expr *L, const Expr *R,
                               const Expr &Cmp) {
-  const Expr *Subject = nullptr;
-  if (isNullLiteral(R, C.Ctx) && W.isCallable(*L))
-    Subject = L;
-  else if (isNullLiteral(L, C.Ctx) && W.isCallable(*R))
-    Subject = R;
-  if (!Subject)
-    return false;
-  BoolValue &NonEmpty = W.guardOf(*Subject);
-  Env.setValue(Cmp, IsEq ? Env.makeNot(NonEmpty) : NonEmpty);
-  return true;
+  BoolValue *B = nullTest(IsEq, *L, *R);
+  if (B)
+    Env.setValue(Cmp, *B);
+  return B;
 }
 
 void Transfer::VisitCXXMemberCallExpr(const CXXMemberCallExpr *MC) {
@@ -1416,18 +1430,7 @@ BoolValue *Transfer::compared(const Expr &L, BinaryOperatorKind Op,
     return Count;
   if (Op != BO_EQ && Op != BO_NE)
     return nullptr;
-  const Expr *Subject = isNullLiteral(&B, C.Ctx)   ? &A
-                        : isNullLiteral(&A, C.Ctx) ? &B
-                                                   : nullptr;
-  if (!Subject || !W.isCallable(*Subject))
-    return nullptr;
-  // A pointer bound to the helper's reference parameter is not read, so it
-  // may have no state yet; give it the one a read would.
-  if (Subject->isGLValue() && !stateOf(*Subject, Env, C.Types).NonEmpty &&
-      !isRecordKind(W.kindOf(*Subject)))
-    W.setPointerState(*Subject, W.unknownState());
-  BoolValue &NonEmpty = W.guardOf(*Subject);
-  return Op == BO_NE ? &NonEmpty : &Env.makeNot(NonEmpty);
+  return nullTest(Op == BO_EQ, A, B);
 }
 
 /// Whether Pointer, a call of a comparison helper (ComparisonHelpers.h), is
