@@ -452,80 +452,13 @@ bool defaultInitSets(const FieldDecl &F, ASTContext &Ctx) {
 
 } // namespace
 
-/// The bool members whose truth at a constructor's exit is compared with
-/// the callable fields' states: each comparison is a solver question.
-constexpr unsigned MaxExitFlags = 4;
-
-const Constructions::ExitEffect &
-Constructions::exitEffect(const CXXConstructorDecl &Def) {
+const ExitEffect &Constructions::exitEffect(const CXXConstructorDecl &Def) {
   auto It = AtExit.find(&Def);
   if (It != AtExit.end())
     return It->second;
-  ExitEffect X;
-  // The parameters' states before anything runs, to compare the fields'
-  // states at the exit with.
-  llvm::SmallVector<std::pair<unsigned, const dataflow::Formula *>, 2> Params;
-  bool SawEntry = false;
-  llvm::Error Err = runPolicyCallModel(
-      Def, Ctx, Types, Oracle, Opts.MaxSolverIterations, Opts.MaxBlockVisits,
-      [&](const CFGElement &, const PathQuery &Q) {
-        if (std::exchange(SawEntry, true))
-          return;
-        for (const ParmVarDecl *P : Def.parameters())
-          if (Types.isNullable(P->getType()))
-            if (CallableState St = ::wrapguard::stateOf(*P, Q.env(), Types);
-                St.NonEmpty)
-              Params.push_back(
-                  {P->getFunctionScopeIndex(), &St.NonEmpty->formula()});
-      },
-      [&](const PathQuery &Q) {
-        for (const FieldDecl *F : fieldsProvenSet(Q, Types))
-          X.Set.insert(F);
-        const dataflow::RecordStorageLocation *This =
-            Q.env().getThisPointeeStorageLocation();
-        if (!This)
-          return;
-        dataflow::Arena &A = Q.env().arena();
-        // The bool members the constructor models, for the fields set
-        // exactly where one of them is true.
-        llvm::SmallVector<
-            std::pair<const FieldDecl *, const dataflow::Formula *>, 4>
-            Flags;
-        for (const auto &[D, L] : This->children()) {
-          const auto *F = dyn_cast_or_null<FieldDecl>(D);
-          if (F && L && F->getType()->isBooleanType() &&
-              Flags.size() < MaxExitFlags)
-            if (const auto *B =
-                    dyn_cast_or_null<dataflow::BoolValue>(Q.env().getValue(*L)))
-              Flags.push_back({F, &B->formula()});
-        }
-        for (const auto &[D, L] : This->children()) {
-          const auto *F = dyn_cast<FieldDecl>(D);
-          if (!F || X.Set.count(F) || !L)
-            continue;
-          CallableState St = stateAt(*L, F->getType(), Q.env(), Types);
-          if (!St.NonEmpty)
-            continue;
-          for (const auto &[Index, Entry] : Params)
-            if (Q.proves(A.makeEquals(St.NonEmpty->formula(), *Entry))) {
-              X.SameAsParameter[F] = Index;
-              break;
-            }
-          if (X.SameAsParameter.count(F))
-            continue;
-          for (const auto &[Flag, Value] : Flags)
-            if (Q.proves(A.makeImplies(*Value, St.NonEmpty->formula()))) {
-              X.SetWhenFlag[F] = Flag;
-              break;
-            }
-        }
-      });
-  // Over a budget, or a construct the engine skips: nothing is proved.
-  if (Err)
-    llvm::consumeError(std::move(Err));
-  else
-    X.Analysed = true;
-  return AtExit[&Def] = std::move(X);
+  return AtExit[&Def] =
+             exitEffectOf(Def, Ctx, Types, Oracle, Opts.MaxSolverIterations,
+                          Opts.MaxBlockVisits);
 }
 
 std::optional<CtorFact> Constructions::effectOn(const CXXConstructorDecl &Ctor,

@@ -18,6 +18,7 @@
 #include "BodyIndex.h"
 #include "CallResultOracle.h"
 #include "CallableTypes.h"
+#include "ExitEffects.h"
 #include "PassedValues.h"
 #include "ProjectFacts.h"
 #include "clang/AST/ASTContext.h"
@@ -97,19 +98,7 @@ private:
   ValueState stateOf(const clang::Expr *Arg, const clang::FunctionDecl *Owner);
 
   /// What the flow analysis of a constructor's init list and body proves
-  /// of its callable fields at its exit, over every path that returns.
-  struct ExitEffect {
-    bool Analysed = false;
-    /// Non-empty whatever the arguments.
-    llvm::SmallPtrSet<const clang::FieldDecl *, 4> Set;
-    /// Non-empty exactly when this parameter is (`p_(p)` and nothing else).
-    llvm::DenseMap<const clang::FieldDecl *, unsigned> SameAsParameter;
-    /// Non-empty on every path where this bool member is true at the exit
-    /// (`sampling_ = true;` and then each branch sets the callable or
-    /// aborts).
-    llvm::DenseMap<const clang::FieldDecl *, const clang::FieldDecl *>
-        SetWhenFlag;
-  };
+  /// of its callable fields at its exit (ExitEffects.h).
   const ExitEffect &exitEffect(const clang::CXXConstructorDecl &Def);
 
   clang::ASTContext &Ctx;

@@ -113,7 +113,7 @@ std::vector<std::string> neverReturnsIf(const FunctionDecl &Def,
 
 AssumedExits::AssumedExits(CallResultOracle &Inner,
                            llvm::ArrayRef<const FunctionDecl *> Exits)
-    : Inner(Inner) {
+    : ForwardingOracle(Inner) {
   for (const FunctionDecl *F : Exits)
     this->Exits.insert(F->getCanonicalDecl());
 }

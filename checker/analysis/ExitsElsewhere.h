@@ -65,39 +65,14 @@ std::vector<std::string> neverReturnsIf(const clang::FunctionDecl &Def,
 /// the functions in Exits: the analysis of a function under the hypothesis
 /// that they never return. Callee summaries are still Inner's, computed
 /// without it.
-class AssumedExits : public CallResultOracle {
+class AssumedExits : public ForwardingOracle {
 public:
   AssumedExits(CallResultOracle &Inner,
                llvm::ArrayRef<const clang::FunctionDecl *> Exits);
 
-  Emptiness classifyCallResult(const clang::CallExpr &Call) override {
-    return Inner.classifyCallResult(Call);
-  }
   bool endsPath(const clang::CFGElement &Elt) override;
-  Emptiness afterConstruction(const clang::CXXConstructExpr &CE) override {
-    return Inner.afterConstruction(CE);
-  }
-  llvm::ArrayRef<const clang::FieldDecl *>
-  fieldsSetBy(const clang::CXXMethodDecl &M) override {
-    return Inner.fieldsSetBy(M);
-  }
-  const clang::VarDecl *storageReturned(const clang::FunctionDecl &F) override {
-    return Inner.storageReturned(F);
-  }
-  bool isPure(const clang::FunctionDecl &F) override { return Inner.isPure(F); }
-  bool isLoader(const clang::FunctionDecl &F) override {
-    return Inner.isLoader(F);
-  }
-  bool isPointerAccessor(const clang::CXXMethodDecl &M) override {
-    return Inner.isPointerAccessor(M);
-  }
-  bool loadTested(const clang::CallExpr &Load,
-                  const clang::FunctionDecl &Owner) override {
-    return Inner.loadTested(Load, Owner);
-  }
 
 private:
-  CallResultOracle &Inner;
   llvm::SmallPtrSet<const clang::FunctionDecl *, 4> Exits;
 };
 

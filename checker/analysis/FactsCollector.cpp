@@ -6,6 +6,7 @@
 #include "ExitsElsewhere.h"
 #include "FlagParameters.h"
 #include "Guards.h"
+#include "MethodsElsewhere.h"
 #include "SetAfterConstruction.h"
 #include "SourceKeys.h"
 #include "StripNoise.h"
@@ -352,7 +353,8 @@ private:
   /// there. A read of anything but a local variable, `this` or a member
   /// proves nothing.
   void noteFieldsOf(SourceFacts &F, const CXXRecordDecl &RD, const Expr *Read,
-                    SourceLocation Loc) {
+                    SourceLocation Loc,
+                    const CXXMemberCallExpr *Call = nullptr) {
     const auto *DRE = dyn_cast_or_null<DeclRefExpr>(Read);
     const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
     if (V && V->getDeclContext() != Owner)
@@ -371,11 +373,38 @@ private:
                     : DRE    ? C.Passed.fieldAt(*Owner, *DRE, *FD)
                     : This   ? C.Passed.fieldAt(*Owner, *This, *FD)
                     : Member ? C.Passed.fieldAt(*Owner, *Member, *FD)
+                    : Call   ? C.Passed.fieldAt(*Owner, *Call, *FD)
                              : Emptiness::Unknown;
-      if (E == Emptiness::NonEmpty)
+      if (E == Emptiness::NonEmpty) {
         ++PF.Set;
-      else
-        keepFirst(PF.UnsetAt, here(Loc));
+        continue;
+      }
+      keepFirst(PF.UnsetAt, here(Loc));
+      // Proved set only if methods defined elsewhere do what their
+      // signatures allow (MethodsElsewhere.h): the facts decide at the end.
+      const Expr *ReadExpr = DRE      ? static_cast<const Expr *>(DRE)
+                             : This   ? static_cast<const Expr *>(This)
+                             : Member ? static_cast<const Expr *>(Member)
+                                      : static_cast<const Expr *>(Call);
+      if (!Owner || !ReadExpr)
+        continue;
+      if (std::optional<std::vector<AssumedMethodEffect>> Needed =
+              C.Passed.fieldAssuming(*Owner, *ReadExpr, *FD)) {
+        std::vector<AssumedEffect> Keys;
+        for (const AssumedMethodEffect &A : *Needed) {
+          std::optional<std::string> MK = functionKey(*A.Method);
+          std::optional<std::string> FK = fieldKey(*A.Field);
+          if (!MK || !FK) {
+            Keys.clear();
+            break;
+          }
+          Keys.push_back({*MK, *FK, A.From});
+        }
+        if (!Keys.empty()) {
+          llvm::sort(Keys);
+          ++PF.SetIf[std::move(Keys)];
+        }
+      }
     }
   }
 
@@ -397,7 +426,7 @@ private:
     if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Read);
         UO && UO->getOpcode() == UO_Deref)
       Read = stripNoise(UO->getSubExpr());
-    noteFieldsOf(F, *RD, Read, MC.getBeginLoc());
+    noteFieldsOf(F, *RD, Read, MC.getBeginLoc(), &MC);
   }
 
   /// `obj.f = value`: emptied, or set outside the class's constructors.
@@ -627,6 +656,8 @@ private:
     if (C.Types.isNullable(FD.getReturnType()))
       recordDefinition(FD);
     recordNeverReturns(FD);
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(&FD))
+      recordFieldEffects(*MD);
     // Named: the walker keeps only a function_ref to it.
     auto Nested = [this](const FunctionDecl &L) { processFunction(L); };
     BodyWalker Walker(&FD, C, Nested);
@@ -689,6 +720,44 @@ private:
     Exit.NeverReturnsIf = std::move(If);
     C.Out.get(*Key, SourceKind::Function, FD.getQualifiedNameAsString())
         .merge(Exit);
+  }
+
+  /// What MD, a method defined out of line and visible outside this TU,
+  /// does to the callable fields of its object, for the TUs that call it
+  /// without seeing its definition and assumed it (MethodsElsewhere.h): the
+  /// fields it copies a parameter into, and the one its `bool` result
+  /// tests. Only where another TU could assume it (setterParameter,
+  /// mayTestField), so that most methods cost no extra analysis.
+  void recordFieldEffects(const CXXMethodDecl &MD) {
+    if (!MD.isExternallyVisible() || MD.isInlined() ||
+        MD.isTemplateInstantiation() || MD.isDependentContext() ||
+        !C.Cs.hasCallableFields(*MD.getParent()))
+      return;
+    std::optional<std::string> Key = functionKey(MD);
+    if (!Key)
+      return;
+    SourceFacts Effects;
+    Effects.Kind = SourceKind::Function;
+    for (const FieldDecl *F : MD.getParent()->fields()) {
+      if (!C.Types.isNullable(F->getType()))
+        continue;
+      std::optional<std::string> FK = fieldKey(*F);
+      if (!FK)
+        continue;
+      if (std::optional<unsigned> From = setterParameter(MD, *F)) {
+        const MethodEffect *E = C.Summaries.methodEffect(MD);
+        if (E && llvm::is_contained(E->FromParameter, std::make_pair(F, *From)))
+          Effects.CopiesFields[*FK] = int(*From);
+      } else if (mayTestField(MD, *F) && Effects.TestsField.empty()) {
+        std::optional<AccessorTest> T = C.Summaries.accessorTest(MD);
+        if (T && !T->Negated && T->Fields.size() == 1 && T->Fields[0] == F)
+          Effects.TestsField = *FK;
+      }
+    }
+    if (Effects.CopiesFields.empty() && Effects.TestsField.empty())
+      return;
+    C.Out.get(*Key, SourceKind::Function, MD.getQualifiedNameAsString())
+        .merge(Effects);
   }
 
   /// Every method MD overrides, directly or not.

@@ -3,7 +3,11 @@
 #include "PassedValues.h"
 #include "CallableValues.h"
 #include "FlagParameters.h"
+#include "MethodsElsewhere.h"
 #include "PolicyCallModel.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include <functional>
 
 using namespace clang;
 using namespace clang::dataflow;
@@ -22,20 +26,6 @@ static RecordStorageLocation *objectOf(const VarDecl &V,
     return PV ? dyn_cast<RecordStorageLocation>(&PV->getPointeeLoc()) : nullptr;
   }
   return dyn_cast<RecordStorageLocation>(L);
-}
-
-/// The object a member expression's base denotes: `*this`, what a pointer
-/// points to (`p->f`), or a record (`obj.f`).
-static RecordStorageLocation *objectOf(const Expr &Base,
-                                       const Environment &Env) {
-  const Expr *B = Base.IgnoreParenImpCasts();
-  if (isa<CXXThisExpr>(B))
-    return Env.getThisPointeeStorageLocation();
-  if (B->getType()->isPointerType()) {
-    PointerValue *PV = pointerValue(*B, Env);
-    return PV ? dyn_cast<RecordStorageLocation>(&PV->getPointeeLoc()) : nullptr;
-  }
-  return B->isGLValue() ? recordLocation(*B, Env) : nullptr;
 }
 
 /// The record type V holds, refers to or points to.
@@ -63,6 +53,11 @@ const PassedValues::Reads &PassedValues::of(const FunctionDecl &Owner) {
   auto Known = Analysed.find(&Owner);
   if (Known != Analysed.end())
     return Known->second;
+  return Analysed.try_emplace(&Owner, analyse(Owner, Oracle)).first->second;
+}
+
+PassedValues::Reads PassedValues::analyse(const FunctionDecl &Owner,
+                                          CallResultOracle &Oracle) {
   // Every read of a variable is a CFG element of its own, visited once the
   // analysis has converged, with the state before it: the value as the
   // read sees it, before a `std::move(f)` around the read empties it.
@@ -134,6 +129,20 @@ const PassedValues::Reads &PassedValues::of(const FunctionDecl &Owner) {
                 R.Values[ME] = E;
           return;
         }
+        // The object of a method call that is none of the reads above: what
+        // a smart pointer points to (`ws->run()`), or a call's result. The
+        // object expression is evaluated before the call, so the state
+        // before it has its value.
+        if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S->getStmt())) {
+          const Expr *Obj = MC->getImplicitObjectArgument();
+          const CXXRecordDecl *RD = MC->getRecordDecl();
+          if (!Obj || !RD || !hasCallableFields(*RD) ||
+              !isa<CallExpr>(Obj->IgnoreParenImpCasts()))
+            return;
+          if (RecordStorageLocation *Loc = objectOf(*Obj, Q.env()))
+            NoteFields(*Loc, *MC);
+          return;
+        }
         // The object of a method call on `this`: its fields as the call
         // receives them.
         if (const auto *This = dyn_cast<CXXThisExpr>(S->getStmt())) {
@@ -166,7 +175,96 @@ const PassedValues::Reads &PassedValues::of(const FunctionDecl &Owner) {
     llvm::consumeError(std::move(Err));
     R = Reads();
   }
-  return Analysed.try_emplace(&Owner, std::move(R)).first->second;
+  return R;
+}
+
+/// How many fields of one function are analysed again under assumptions
+/// about methods defined elsewhere: each is a flow analysis of the function.
+static constexpr unsigned MaxAssumedFields = 4;
+/// How many assumptions a proof may rest on, each dropped in turn to find
+/// those it needs (a flow analysis each).
+static constexpr unsigned MaxAssumptions = 4;
+
+std::optional<std::vector<AssumedMethodEffect>>
+PassedValues::fieldAssuming(const FunctionDecl &Owner, const Expr &Read,
+                            const FieldDecl &Field) {
+  auto [It, New] = AssumedAnalyses.try_emplace({&Owner, &Field});
+  Assuming &A = It->second;
+  if (New) {
+    unsigned &Count = AssumedFieldsOf[&Owner];
+    if (Count < MaxAssumedFields &&
+        AssumedMethods::assumesSomething(Owner, Field)) {
+      ++Count;
+      assume(Owner, Field, A);
+    }
+  }
+  auto Proved = [&](const Reads &R) {
+    auto F = R.Fields.find({&Read, &Field});
+    return F != R.Fields.end() && F->second == Emptiness::NonEmpty;
+  };
+  if (!Proved(A.All))
+    return std::nullopt;
+  if (A.Assumed.size() > MaxAssumptions)
+    return A.Assumed;
+  // Drops, one at a time and earliest call first, the assumptions without
+  // which this read is still proved set: what the call records is what its
+  // proof needs, not every method the function happens to call. A later
+  // setter decides what the field holds after it (`setOther(f); set(g);
+  // run();` needs `set`). The analyses are shared by the reads that try the
+  // same assumptions.
+  std::vector<AssumedMethodEffect> Needed = A.Assumed;
+  for (size_t I = 0; I < Needed.size();) {
+    std::vector<const CXXMethodDecl *> Others;
+    for (size_t J = 0; J < Needed.size(); ++J)
+      if (J != I)
+        Others.push_back(Needed[J].Method);
+    auto [Sub, Missing] = A.BySubset.try_emplace(Others);
+    if (Missing) {
+      AssumedMethods Fewer(Oracle, Field);
+      Fewer.restrictTo(Others);
+      Sub->second = analyse(Owner, Fewer);
+    }
+    if (Proved(Sub->second))
+      Needed.erase(Needed.begin() + I);
+    else
+      ++I;
+  }
+  return Needed;
+}
+
+/// Analyses Owner with every assumption the hypothesis makes for Field, and
+/// orders the assumptions by the first call of their methods.
+void PassedValues::assume(const FunctionDecl &Owner, const FieldDecl &Field,
+                          Assuming &Out) {
+  AssumedMethods All(Oracle, Field);
+  Out.All = analyse(Owner, All);
+  Out.Assumed = All.assumed();
+  const SourceManager &SM = Ctx.getSourceManager();
+  llvm::DenseMap<const CXXMethodDecl *, SourceLocation> At;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || isa<LambdaExpr>(S))
+      return;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S))
+      if (const CXXMethodDecl *M = MC->getMethodDecl()) {
+        SourceLocation &First = At[M->getCanonicalDecl()];
+        if (First.isInvalid() ||
+            SM.isBeforeInTranslationUnit(MC->getBeginLoc(), First))
+          First = MC->getBeginLoc();
+      }
+    for (const Stmt *Child : S->children())
+      Walk(Child);
+  };
+  Walk(Owner.getBody());
+  // Insertion sort: a handful of entries, and equal ones keep their order.
+  std::vector<AssumedMethodEffect> &V = Out.Assumed;
+  for (size_t I = 1; I < V.size(); ++I)
+    for (size_t J = I; J > 0; --J) {
+      SourceLocation A = At.lookup(V[J - 1].Method);
+      SourceLocation B = At.lookup(V[J].Method);
+      if (!A.isValid() || !B.isValid() || !SM.isBeforeInTranslationUnit(B, A))
+        break;
+      std::swap(V[J - 1], V[J]);
+    }
 }
 
 Emptiness PassedValues::lookup(const FunctionDecl &Owner, const Expr &Read) {
@@ -213,6 +311,12 @@ Emptiness PassedValues::fieldAt(const FunctionDecl &Owner,
                                 const MemberExpr &Read,
                                 const FieldDecl &Field) {
   return fieldLookup(Owner, Read, Field);
+}
+
+Emptiness PassedValues::fieldAt(const FunctionDecl &Owner,
+                                const CXXMemberCallExpr &Call,
+                                const FieldDecl &Field) {
+  return fieldLookup(Owner, Call, Field);
 }
 
 } // namespace wrapguard

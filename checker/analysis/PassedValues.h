@@ -19,10 +19,14 @@
 #include "CallableTypes.h"
 #include "Emptiness.h"
 #include "FlagValues.h"
+#include "MethodsElsewhere.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
+#include <map>
+#include <optional>
+#include <vector>
 
 namespace wrapguard {
 
@@ -62,6 +66,23 @@ public:
                     const clang::MemberExpr &Read,
                     const clang::FieldDecl &Field);
 
+  /// Likewise for the object of Call that a call's result denotes or points
+  /// to (`ws->run()` through a smart pointer's `operator->`): `if
+  /// (ws->registered()) ws->run();` calls run with the field set.
+  Emptiness fieldAt(const clang::FunctionDecl &Owner,
+                    const clang::CXXMemberCallExpr &Call,
+                    const clang::FieldDecl &Field);
+
+  /// When the field-at reads above do not prove Field set at Read (one of
+  /// those reads' expressions): whether Owner's analysis proves it under
+  /// assumptions about the methods of Field's class that this TU sees
+  /// without a definition (MethodsElsewhere.h), and those the proof needs.
+  /// None when it does not, or when Owner already had its share of such
+  /// analyses.
+  std::optional<std::vector<AssumedMethodEffect>>
+  fieldAssuming(const clang::FunctionDecl &Owner, const clang::Expr &Read,
+                const clang::FieldDecl &Field);
+
   /// For a read of one of Owner's own callable parameters that the flow
   /// leaves undecided (the callers decide it): what every path to the read
   /// requires of Owner's boolean parameters (`if (reduce) run(f);`).
@@ -81,6 +102,18 @@ private:
   };
   /// Owner's reads, analysed on first use.
   const Reads &of(const clang::FunctionDecl &Owner);
+  Reads analyse(const clang::FunctionDecl &Owner, CallResultOracle &Oracle);
+  /// Owner's reads under the hypothesis for one field (fieldAssuming).
+  struct Assuming {
+    /// With every assumption.
+    Reads All;
+    /// The assumptions made, by the first call of their methods.
+    std::vector<AssumedMethodEffect> Assumed;
+    /// With only these methods assumed.
+    std::map<std::vector<const clang::CXXMethodDecl *>, Reads> BySubset;
+  };
+  void assume(const clang::FunctionDecl &Owner, const clang::FieldDecl &Field,
+              Assuming &Out);
   bool hasCallableFields(const clang::RecordDecl &RD);
   Emptiness lookup(const clang::FunctionDecl &Owner, const clang::Expr &Read);
   Emptiness fieldLookup(const clang::FunctionDecl &Owner,
@@ -91,6 +124,10 @@ private:
   CallResultOracle &Oracle;
   const AnalysisOptions &Opts;
   llvm::DenseMap<const clang::FunctionDecl *, Reads> Analysed;
+  std::map<std::pair<const clang::FunctionDecl *, const clang::FieldDecl *>,
+           Assuming>
+      AssumedAnalyses;
+  llvm::DenseMap<const clang::FunctionDecl *, unsigned> AssumedFieldsOf;
   llvm::DenseMap<const clang::RecordDecl *, bool> CallableRecords;
 };
 

@@ -11,6 +11,9 @@
 
 #include "Emptiness.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include <optional>
+#include <utility>
 
 namespace clang {
 class CallExpr;
@@ -24,6 +27,24 @@ class VarDecl;
 
 namespace wrapguard {
 
+/// The callable fields of `*this` that every return of a method leaves
+/// non-empty (`void reset_to_default() { p_ = dflt; }`), and those it leaves
+/// exactly as non-empty as one of its parameters (`void set(const Cb &cb) {
+/// std::lock_guard<std::mutex> l(mu_); cb_ = cb; }`).
+struct MethodEffect {
+  llvm::SmallVector<const clang::FieldDecl *, 2> Set;
+  llvm::SmallVector<std::pair<const clang::FieldDecl *, unsigned>, 2>
+      FromParameter;
+};
+
+/// What a `bool` accessor tests (AccessorTests.h): the callable fields of
+/// `*this` that its result says are set, or, Negated, the one it says is
+/// empty.
+struct AccessorTest {
+  llvm::SmallVector<const clang::FieldDecl *, 4> Fields;
+  bool Negated = false;
+};
+
 class CallResultOracle {
 public:
   virtual ~CallResultOracle() = default;
@@ -36,12 +57,17 @@ public:
   virtual Emptiness afterConstruction(const clang::CXXConstructExpr &) {
     return Emptiness::Unknown;
   }
-  /// The callable fields of `*this` that every return of Method leaves
-  /// non-empty (`void reset_to_default() { p_ = dflt; }`), for a call of it
-  /// on `this`.
-  virtual llvm::ArrayRef<const clang::FieldDecl *>
-  fieldsSetBy(const clang::CXXMethodDecl &) {
-    return {};
+  /// What a call of Method does to the callable fields of the object it is
+  /// called on, as the flow analysis of its body proves at its exit
+  /// (ExitEffects.h); null when it proves nothing.
+  virtual const MethodEffect *methodEffect(const clang::CXXMethodDecl &) {
+    return nullptr;
+  }
+  /// What a call of Method tests, when it is an accessor of a callable
+  /// field (AccessorTests.h).
+  virtual std::optional<AccessorTest>
+  accessorTest(const clang::CXXMethodDecl &) {
+    return std::nullopt;
   }
   /// For a function returning a reference to a callable, the static or
   /// global variable every return of its visible body names: its calls
@@ -70,6 +96,48 @@ public:
                           const clang::FunctionDecl &Owner) {
     return false;
   }
+};
+
+/// An oracle that answers as Inner: the base of those that change one
+/// answer for an analysis under a hypothesis (AssumedExits,
+/// AssumedMethods).
+class ForwardingOracle : public CallResultOracle {
+public:
+  explicit ForwardingOracle(CallResultOracle &Inner) : Inner(Inner) {}
+
+  Emptiness classifyCallResult(const clang::CallExpr &Call) override {
+    return Inner.classifyCallResult(Call);
+  }
+  bool endsPath(const clang::CFGElement &Elt) override {
+    return Inner.endsPath(Elt);
+  }
+  Emptiness afterConstruction(const clang::CXXConstructExpr &CE) override {
+    return Inner.afterConstruction(CE);
+  }
+  const MethodEffect *methodEffect(const clang::CXXMethodDecl &M) override {
+    return Inner.methodEffect(M);
+  }
+  std::optional<AccessorTest>
+  accessorTest(const clang::CXXMethodDecl &M) override {
+    return Inner.accessorTest(M);
+  }
+  const clang::VarDecl *storageReturned(const clang::FunctionDecl &F) override {
+    return Inner.storageReturned(F);
+  }
+  bool isPure(const clang::FunctionDecl &F) override { return Inner.isPure(F); }
+  bool isLoader(const clang::FunctionDecl &F) override {
+    return Inner.isLoader(F);
+  }
+  bool isPointerAccessor(const clang::CXXMethodDecl &M) override {
+    return Inner.isPointerAccessor(M);
+  }
+  bool loadTested(const clang::CallExpr &Load,
+                  const clang::FunctionDecl &Owner) override {
+    return Inner.loadTested(Load, Owner);
+  }
+
+protected:
+  CallResultOracle &Inner;
 };
 
 } // namespace wrapguard

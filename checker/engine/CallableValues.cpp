@@ -39,6 +39,17 @@ PointerValue *pointerValue(const Expr &E, const Environment &Env) {
   return valueAs<PointerValue>(Env, E);
 }
 
+RecordStorageLocation *objectOf(const Expr &Object, const Environment &Env) {
+  const Expr *B = Object.IgnoreParenImpCasts();
+  if (isa<CXXThisExpr>(B))
+    return Env.getThisPointeeStorageLocation();
+  if (B->getType()->isPointerType()) {
+    PointerValue *PV = pointerValue(*B, Env);
+    return PV ? dyn_cast<RecordStorageLocation>(&PV->getPointeeLoc()) : nullptr;
+  }
+  return B->isGLValue() ? recordLocation(*B, Env) : nullptr;
+}
+
 bool hasStateFields(const RecordStorageLocation &L) {
   for (const auto &Entry : L.synthetic_fields())
     if (Entry.getKey() == NonEmptyName)

@@ -48,6 +48,13 @@ recordLocation(const clang::Expr &E, const clang::dataflow::Environment &Env);
 clang::dataflow::PointerValue *
 pointerValue(const clang::Expr &E, const clang::dataflow::Environment &Env);
 
+/// The object an object expression denotes or points to: `*this` for
+/// `this`, the pointee of a pointer (`p->f`, `sp->run()` through the smart
+/// pointer's `operator->`), a record (`obj.f`); null when the environment
+/// has none.
+clang::dataflow::RecordStorageLocation *
+objectOf(const clang::Expr &Object, const clang::dataflow::Environment &Env);
+
 /// Whether L has the model's synthetic fields (it is a nullable record).
 bool hasStateFields(const clang::dataflow::RecordStorageLocation &L);
 

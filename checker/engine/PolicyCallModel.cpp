@@ -10,6 +10,9 @@
 #include "clang/Analysis/FlowSensitive/DataflowAnalysisContext.h"
 #include "clang/Analysis/FlowSensitive/TypeErasedDataflowAnalysis.h"
 #include "clang/Analysis/FlowSensitive/Value.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include <functional>
 
 using namespace clang;
 using namespace clang::dataflow;
@@ -47,9 +50,10 @@ PolicyCallModel::PolicyCallModel(ASTContext &Ctx, Environment &Env,
 void PolicyCallModel::transfer(const CFGElement &Elt, PathLattice &L,
                                Environment &Env) {
   if (auto S = Elt.getAs<CFGStmt>()) {
-    TransferContext C{getASTContext(), Types,        Oracle,      Atoms,
-                      KeyPresence,     Statics,      PureResults, PureObjects,
-                      Elements,        PointeeSlots, OpenMP.get()};
+    TransferContext C{getASTContext(), Types,         Oracle,
+                      Atoms,           KeyPresence,   Statics,
+                      PureResults,     PureObjects,   Elements,
+                      PointeeSlots,    FirstPointees, OpenMP.get()};
     transferStatement(*S->getStmt(), C, Env);
   }
   // Clang's CFG cuts paths at calls declared noreturn; a function that
@@ -235,6 +239,59 @@ std::error_code AnalysisSkipped::convertToErrorCode() const {
   return std::make_error_code(std::errc::interrupted);
 }
 
+/// The framework models a field of a class only where the analysed function
+/// names it (and where an accessor returns it as it is): in `if
+/// (!ws->registered()) return; ws->run();` the callable field that
+/// `registered()` tests and `run()` calls is not modelled in the caller, so
+/// no summary of those methods could say anything of it. Each class whose
+/// methods FD calls on an object gets its callable fields modelled: an
+/// environment over implicit references to them, initialised in DACtx
+/// before FD's own, extends the context's modelled fields (the framework's
+/// only way to extend them).
+static void modelFieldsOfCalledClasses(const FunctionDecl &FD,
+                                       DataflowAnalysisContext &DACtx,
+                                       ASTContext &Ctx,
+                                       const CallableTypes &Types) {
+  // Enough for the objects a function works with; each class adds its
+  // fields to every environment of the analysis.
+  constexpr unsigned MaxClasses = 8;
+  llvm::SmallPtrSet<const CXXRecordDecl *, 8> Classes;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || Classes.size() >= MaxClasses)
+      return;
+    // The project's classes: a library's callable (std::function's own
+    // function pointers) is modelled by its state, not by its fields.
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S))
+      if (const CXXRecordDecl *RD = MC->getRecordDecl())
+        if (RD->hasDefinition() && !RD->isDependentContext() &&
+            !Ctx.getSourceManager().isInSystemHeader(RD->getLocation()) &&
+            Types.classify(Ctx.getRecordType(RD)) == CallableKind::None)
+          Classes.insert(RD->getDefinition());
+    for (const Stmt *Child : S->children())
+      Walk(Child);
+  };
+  Walk(FD.getBody());
+  llvm::SmallVector<Stmt *, 8> Refs;
+  for (const CXXRecordDecl *RD : Classes) {
+    Expr *Object = nullptr;
+    for (FieldDecl *F : RD->fields()) {
+      if (!Types.isNullable(F->getType()))
+        continue;
+      if (!Object)
+        Object = new (Ctx)
+            OpaqueValueExpr(SourceLocation(), Ctx.getRecordType(RD), VK_LValue);
+      Refs.push_back(MemberExpr::CreateImplicit(
+          Ctx, Object, /*IsArrow=*/false, F, F->getType().getNonReferenceType(),
+          VK_LValue, OK_Ordinary));
+    }
+  }
+  if (Refs.empty())
+    return;
+  CompoundStmt *Uses = CompoundStmt::Create(Ctx, Refs, FPOptionsOverride(),
+                                            SourceLocation(), SourceLocation());
+  Environment(DACtx, *Uses).initialize();
+}
+
 llvm::Error runPolicyCallModel(
     const FunctionDecl &FD, ASTContext &Ctx, const CallableTypes &Types,
     CallResultOracle &Oracle, std::int64_t MaxSolverIterations,
@@ -257,6 +314,7 @@ llvm::Error runPolicyCallModel(
     return CFG.takeError();
   BudgetedSolver Solver(MaxSolverIterations);
   DataflowAnalysisContext DACtx(Solver);
+  modelFieldsOfCalledClasses(FD, DACtx, Ctx, Types);
   Environment Env(DACtx, FD);
   TestedAtoms Atoms;
   Atoms.setSolver(&Solver);

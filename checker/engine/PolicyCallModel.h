@@ -91,6 +91,8 @@ private:
            clang::dataflow::StorageLocation *>
       Elements;
   llvm::DenseMap<const void *, clang::dataflow::StorageLocation *> PointeeSlots;
+  llvm::DenseMap<const void *, clang::dataflow::StorageLocation *>
+      FirstPointees;
   /// Null when the function copies no callable for OpenMP.
   std::unique_ptr<OpenMPObjects> OpenMP;
   /// The function has no try statement: a throw leaves it, and the exit's

@@ -658,7 +658,9 @@ private:
   bool member(const CXXMemberCallExpr &MC, const Expr &Obj, Member M);
   void provedByDereference(const Expr &Obj);
   bool unlistedMember(const CXXMemberCallExpr &MC, const Expr &Obj);
-  void setFieldsOfThis(llvm::ArrayRef<const FieldDecl *> Fields);
+  void applyMethodEffect(const CXXMemberCallExpr &MC,
+                         const MethodEffect &Effect);
+  Bools defaultArgumentState(const Expr &Default);
   bool referenceGetter(const CallExpr &Call, const FunctionDecl &FD);
   bool fieldTest(const CXXMemberCallExpr &MC);
   std::optional<std::vector<const void *>> pureKey(const CallExpr &Call,
@@ -669,6 +671,7 @@ private:
   bool smartPointee(const Expr &Access, const Expr &Accessed);
   bool ownPointerAccess(const CXXMethodDecl *Method, const Expr &Ptr);
   void forgetElements(const Expr &Changed);
+  void newPointee(const StorageLocation &L);
   bool element(const Expr &Access, StorageLocation *Container,
                const Expr &Index);
   void freshScalar(const Expr &LHS);
@@ -848,7 +851,16 @@ bool Transfer::smartPointee(const Expr &Access, const Expr &Accessed) {
                 Type.getCanonicalType())
     Loc = &PV->getPointeeLoc();
   if (!Loc) {
-    Loc = &Env.createObject(Type);
+    // No object on this path yet: the pointer has not changed since the
+    // function began (a change gives the slot one, see forgetElements), so
+    // it points where it pointed then, on every such path.
+    StorageLocation *&First = C.FirstPointees[Owner];
+    if (!First ||
+        First->getType().getCanonicalType() != Type.getCanonicalType())
+      First = &Env.createObject(Type);
+    else if (auto *Record = dyn_cast<RecordStorageLocation>(First))
+      Env.initializeFieldsWithValues(*Record);
+    Loc = First;
     Env.setValue(*Slot, Env.create<PointerValue>(*Loc));
   } else if (auto *Record = dyn_cast<RecordStorageLocation>(Loc)) {
     // An object reached on one path only (`if (f) { t = f; --t->n; }`), or
@@ -865,6 +877,19 @@ bool Transfer::smartPointee(const Expr &Access, const Expr &Accessed) {
 
 /// A container that may change (a non-const method, an assignment) holds
 /// other elements afterwards; a smart pointer, another object.
+/// A smart pointer at L denotes another object from here on, which no
+/// other path shares.
+void Transfer::newPointee(const StorageLocation &L) {
+  StorageLocation *Slot = C.PointeeSlots.lookup(&L);
+  if (!Slot)
+    return;
+  QualType Type = Slot->getType()->getPointeeType();
+  if (!Type.isNull() && Type->isRecordType())
+    Env.setValue(*Slot, Env.create<PointerValue>(Env.createObject(Type)));
+  else
+    Env.clearValue(*Slot);
+}
+
 void Transfer::forgetElements(const Expr &Changed) {
   const Expr &Container = *Changed.IgnoreImpCasts();
   // Any record: a smart pointer of the project's own too.
@@ -875,9 +900,7 @@ void Transfer::forgetElements(const Expr &Changed) {
   const StorageLocation *L = Env.getStorageLocation(Container);
   if (!L)
     return;
-  // A smart pointer denotes another object from here on.
-  if (StorageLocation *Slot = C.PointeeSlots.lookup(L))
-    Env.clearValue(*Slot);
+  newPointee(*L);
   for (auto It = C.Elements.begin(); It != C.Elements.end();)
     It = It->first.first == L ? C.Elements.erase(It) : std::next(It);
 }
@@ -1026,76 +1049,9 @@ void Transfer::VisitCXXMemberCallExpr(const CXXMemberCallExpr *MC) {
       member(*MC, *Obj, memberOf(*Method)))
     return;
   VisitCallExpr(MC);
-  if (Obj && Method && isa<CXXThisExpr>(Obj->IgnoreParenImpCasts()))
-    setFieldsOfThis(C.Oracle.fieldsSetBy(*Method));
-}
-
-/// The callable field of `*this` that E tests, as the one statement of an
-/// accessor returns it (`rawAlloc`, `!fn_`, `function == nullptr`,
-/// `static_cast<bool>(cb_)`); Negated when E is true for an empty one.
-static const FieldDecl *testedFieldOfThis(const Expr &E, bool &Negated,
-                                          const CallableTypes &Types,
-                                          ASTContext &Ctx) {
-  auto FieldOfThis = [&](const Expr *X) -> const FieldDecl * {
-    const auto *ME = dyn_cast<MemberExpr>(X->IgnoreParenImpCasts());
-    const auto *F = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
-    return F && Types.isNullable(F->getType()) &&
-                   isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts())
-               ? F
-               : nullptr;
-  };
-  const Expr *X = E.IgnoreParens();
-  while (true) {
-    if (const auto *UO = dyn_cast<UnaryOperator>(X);
-        UO && UO->getOpcode() == UO_LNot) {
-      Negated = !Negated;
-      X = UO->getSubExpr()->IgnoreParens();
-      continue;
-    }
-    if (const auto *Cast = dyn_cast<CastExpr>(X)) {
-      switch (Cast->getCastKind()) {
-      case CK_PointerToBoolean:
-      case CK_MemberPointerToBoolean:
-        return FieldOfThis(Cast->getSubExpr());
-      case CK_UserDefinedConversion:
-      case CK_NoOp:
-        X = Cast->getSubExpr()->IgnoreParens();
-        continue;
-      default:
-        return nullptr;
-      }
-    }
-    break;
-  }
-  // `operator bool` of a function object or smart pointer.
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(X)) {
-    const auto *Conv = dyn_cast_or_null<CXXConversionDecl>(MC->getMethodDecl());
-    return Conv && Conv->getConversionType()->isBooleanType()
-               ? FieldOfThis(MC->getImplicitObjectArgument())
-               : nullptr;
-  }
-  const Expr *L = nullptr, *R = nullptr;
-  bool IsEq = false;
-  if (const auto *BO = dyn_cast<BinaryOperator>(X); BO && BO->isEqualityOp()) {
-    L = BO->getLHS();
-    R = BO->getRHS();
-    IsEq = BO->getOpcode() == BO_EQ;
-  } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(X);
-             OC && OC->getNumArgs() == 2 &&
-             (OC->getOperator() == OO_EqualEqual ||
-              OC->getOperator() == OO_ExclaimEqual)) {
-    L = OC->getArg(0);
-    R = OC->getArg(1);
-    IsEq = OC->getOperator() == OO_EqualEqual;
-  }
-  if (!L || !R)
-    return nullptr;
-  const FieldDecl *F = isNullLiteral(R, Ctx)   ? FieldOfThis(L)
-                       : isNullLiteral(L, Ctx) ? FieldOfThis(R)
-                                               : nullptr;
-  if (F && IsEq)
-    Negated = !Negated;
-  return F;
+  if (Method)
+    if (const MethodEffect *Effect = C.Oracle.methodEffect(*Method))
+      applyMethodEffect(*MC, *Effect);
 }
 
 /// `if (pool->userPool()) pool->rawAlloc(n);` where the accessor's one
@@ -1105,45 +1061,12 @@ static const FieldDecl *testedFieldOfThis(const Expr &E, bool &Negated,
 /// how classes say whether a callable member is set.
 bool Transfer::fieldTest(const CXXMemberCallExpr &MC) {
   const CXXMethodDecl *M = MC.getMethodDecl();
-  const FunctionDecl *Def = nullptr;
-  // A virtual accessor may be overridden by one that says something else.
-  if (!M || M->isStatic() || !MC.getType()->isBooleanType() ||
-      (M->isVirtual() && !M->hasAttr<FinalAttr>() &&
-       !M->getParent()->hasAttr<FinalAttr>()) ||
-      !M->hasBody(Def) || !Def)
+  std::optional<AccessorTest> Test =
+      M ? C.Oracle.accessorTest(*M) : std::nullopt;
+  if (!Test)
     return false;
-  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
-  const auto *Ret = Body && Body->size() == 1
-                        ? dyn_cast<ReturnStmt>(Body->body_front())
-                        : nullptr;
-  if (!Ret || !Ret->getRetValue())
-    return false;
-  // `return a_ && b_ && c_;` (brpc's `Protocol::support_client`) is true
-  // only where each of the fields is set.
-  llvm::SmallVector<const Expr *, 4> Tests;
-  std::function<void(const Expr &)> Split = [&](const Expr &X) {
-    const auto *BO = dyn_cast<BinaryOperator>(X.IgnoreParens());
-    if (BO && BO->getOpcode() == BO_LAnd) {
-      Split(*BO->getLHS());
-      Split(*BO->getRHS());
-    } else {
-      Tests.push_back(&X);
-    }
-  };
-  Split(*Ret->getRetValue());
-  if (Tests.size() > 4)
-    return false;
-  bool Negated = false;
-  llvm::SmallVector<const FieldDecl *, 4> Fields;
-  for (const Expr *T : Tests) {
-    bool TestNegated = false;
-    const FieldDecl *F = testedFieldOfThis(*T, TestNegated, C.Types, C.Ctx);
-    // In a conjunction, only tests that the fields are set.
-    if (!F || (TestNegated && Tests.size() > 1))
-      return false;
-    Negated = TestNegated;
-    Fields.push_back(F);
-  }
+  const llvm::SmallVector<const FieldDecl *, 4> &Fields = Test->Fields;
+  bool Negated = Test->Negated;
   const Expr *Obj = MC.getImplicitObjectArgument();
   // A nullable callable's own `operator bool` (`llvm::function_ref`'s
   // `return callback;`) tests the callable itself: its state, not the
@@ -1151,13 +1074,7 @@ bool Transfer::fieldTest(const CXXMemberCallExpr &MC) {
   if (Fields.empty() || !Obj || W.isCallable(*Obj) ||
       W.isCallable(*stripNoise(Obj)))
     return false;
-  RecordStorageLocation *Loc = nullptr;
-  if (Obj->getType()->isPointerType()) {
-    if (PointerValue *PV = pointerValue(*Obj, Env))
-      Loc = dyn_cast<RecordStorageLocation>(&PV->getPointeeLoc());
-  } else if (Obj->isGLValue()) {
-    Loc = recordLocation(*Obj, Env);
-  }
+  RecordStorageLocation *Loc = objectOf(*Obj, Env);
   BoolValue *G = nullptr;
   for (const FieldDecl *F : Fields) {
     BoolValue *One = Loc ? W.guardOfField(*Loc, *F) : nullptr;
@@ -1265,18 +1182,57 @@ bool Transfer::loadTested(const Expr &E) {
   return Call && Owner && C.Oracle.loadTested(*Call, *Owner);
 }
 
-/// After `init()` on this: what the method's summary proves it sets.
-void Transfer::setFieldsOfThis(llvm::ArrayRef<const FieldDecl *> Fields) {
-  RecordStorageLocation *This = Env.getThisPointeeStorageLocation();
-  if (!This || Fields.empty())
+/// The state of a default argument (`const Cb &cb = nullptr`, `= &log`),
+/// which the analysis never evaluated: empty for an empty value, set for a
+/// function or a lambda, unknown otherwise.
+Bools Transfer::defaultArgumentState(const Expr &Default) {
+  if (isEmptyValue(&Default, C.Ctx))
+    return W.emptyState();
+  const Expr *E = stripCasts(&Default);
+  if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(E);
+      CE && CE->getNumArgs() == 1)
+    E = stripCasts(CE->getArg(0));
+  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_AddrOf)
+    E = stripCasts(UO->getSubExpr());
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E);
+  if (isa_and_nonnull<LambdaExpr>(E) ||
+      (DRE && isa<FunctionDecl>(DRE->getDecl())))
+    return W.nonEmptyState();
+  return W.unknownState();
+}
+
+/// What the method MC calls does to the callable fields of its object (`*this`,
+/// a variable, what a pointer or a smart pointer points to): `ws->set(cb)`,
+/// whose body copies its argument into the field, leaves the field exactly as
+/// non-empty as `cb`; `reset_to_default()` sets it.
+void Transfer::applyMethodEffect(const CXXMemberCallExpr &MC,
+                                 const MethodEffect &Effect) {
+  const Expr *Obj = MC.getImplicitObjectArgument();
+  RecordStorageLocation *Loc = Obj ? objectOf(*Obj, Env) : nullptr;
+  if (!Loc)
     return;
-  for (const auto &[D, L] : This->children()) {
-    if (!L || !llvm::is_contained(Fields, D))
+  auto Write = [&](const FieldDecl &F, Bools B) {
+    // children(), not getChild(): only the fields the function uses are
+    // modelled.
+    for (const auto &[D, L] : Loc->children()) {
+      if (D != &F || !L)
+        continue;
+      if (auto *RL = dyn_cast<RecordStorageLocation>(L))
+        W.setRecordState(*RL, B);
+      else
+        Env.setValue(*L, W.makePointer(F.getType(), B));
+    }
+  };
+  for (const FieldDecl *F : Effect.Set)
+    Write(*F, W.nonEmptyState());
+  for (const auto &[F, Index] : Effect.FromParameter) {
+    if (Index >= MC.getNumArgs())
       continue;
-    if (auto *RL = dyn_cast<RecordStorageLocation>(L))
-      W.setRecordState(*RL, W.nonEmptyState());
-    else if (const auto *F = dyn_cast<FieldDecl>(D))
-      Env.setValue(*L, W.makePointer(F->getType(), W.nonEmptyState()));
+    const Expr *Arg = MC.getArg(Index);
+    const auto *Default = dyn_cast<CXXDefaultArgExpr>(Arg);
+    Write(*F, Default ? defaultArgumentState(*Default->getExpr())
+                      : W.stateFromSource(*Arg));
   }
 }
 
@@ -1584,6 +1540,10 @@ void Transfer::pointerCast(const CastExpr &Cast, Bools B) {
 void Transfer::VisitDeclStmt(const DeclStmt *DS) {
   for (const Decl *D : DS->decls()) {
     const auto *V = dyn_cast<VarDecl>(D);
+    // A smart pointer declared again (in a loop) points to a new object.
+    if (V && V->getType()->isRecordType())
+      if (const StorageLocation *L = Env.getStorageLocation(*V))
+        newPointee(*L);
     if (!V || !V->isStaticLocal() || !V->getInit() ||
         !W.isCallable(*V->getInit()))
       continue;

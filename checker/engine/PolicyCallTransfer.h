@@ -73,6 +73,13 @@ struct TransferContext {
   /// objects join as the framework joins pointers.
   llvm::DenseMap<const void *, clang::dataflow::StorageLocation *>
       &PointeeSlots;
+  /// Per smart pointer's location, the object it points to on every path
+  /// that has not changed it since the function began: `p->` in two
+  /// branches denotes one object, which a join keeps (a test of its field
+  /// in one branch and a setter's call in the other both reach the call
+  /// after them). A change gives the slot a new object at once.
+  llvm::DenseMap<const void *, clang::dataflow::StorageLocation *>
+      &FirstPointees;
   /// Null when the function copies no callable for OpenMP.
   OpenMPObjects *OpenMP = nullptr;
 };

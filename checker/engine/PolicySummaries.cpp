@@ -1,6 +1,8 @@
 //===- PolicySummaries.cpp - What a call returning a callable yields ------===//
 
 #include "PolicySummaries.h"
+#include "AccessorTests.h"
+#include "ExitEffects.h"
 #include "PolicyCallModel.h"
 #include "StripNoise.h"
 #include "clang/AST/Attr.h"
@@ -391,61 +393,53 @@ bool PolicySummaries::isPointerAccessor(const CXXMethodDecl &Method) {
   return It->second;
 }
 
-llvm::SmallVector<const FieldDecl *, 2>
-fieldsProvenSet(const PathQuery &Q, const CallableTypes &Types) {
-  llvm::SmallVector<const FieldDecl *, 2> Out;
-  const Environment &Env = Q.env();
-  const RecordStorageLocation *This = Env.getThisPointeeStorageLocation();
-  if (!This)
-    return Out;
-  for (const auto &[D, L] : This->children()) {
-    const auto *F = dyn_cast<FieldDecl>(D);
-    if (!F || !L)
-      continue;
-    CallableState St = stateAt(*L, F->getType(), Env, Types);
-    if (St.NonEmpty && judgeState(St, Q) == Emptiness::NonEmpty)
-      Out.push_back(F);
-  }
-  return Out;
+std::optional<AccessorTest>
+PolicySummaries::accessorTest(const CXXMethodDecl &Method) {
+  return accessorTestOf(Method, Types, Ctx);
 }
 
-llvm::ArrayRef<const FieldDecl *>
-PolicySummaries::fieldsSetBy(const CXXMethodDecl &Method) {
+const MethodEffect *PolicySummaries::methodEffect(const CXXMethodDecl &Method) {
   const FunctionDecl *Def = nullptr;
-  if ((Method.isVirtual() && !Method.hasAttr<FinalAttr>() &&
+  if (Method.isStatic() || isa<CXXConstructorDecl, CXXDestructorDecl>(Method) ||
+      (Method.isVirtual() && !Method.hasAttr<FinalAttr>() &&
        !Method.getParent()->hasAttr<FinalAttr>()) ||
       !Method.hasBody(Def) || !Def || Def->isDependentContext() ||
       Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
-    return {};
+    return nullptr;
   // Only a class with callable fields has anything to set.
   if (llvm::none_of(Method.getParent()->fields(), [this](const FieldDecl *F) {
         return Types.isNullable(F->getType());
       }))
-    return {};
-  auto It = FieldsSet.find(Def);
-  if (It != FieldsSet.end())
-    return It->second;
+    return nullptr;
+  auto It = Effects.find(Def);
+  if (It != Effects.end())
+    return It->second ? &*It->second : nullptr;
   if (InProgress.size() >= MaxSummaryDepth || InProgress.count(Def)) {
     Truncated = true;
-    return {};
+    return nullptr;
   }
   bool OuterTruncated = std::exchange(Truncated, false);
   InProgress.insert(Def);
-  llvm::SmallVector<const FieldDecl *, 2> Set;
-  llvm::Error Err = runPolicyCallModel(
-      *Def, Ctx, Types, *this, Opts.MaxSolverIterations, Opts.MaxBlockVisits,
-      [](const CFGElement &, const PathQuery &) {},
-      [&](const PathQuery &Q) { Set = fieldsProvenSet(Q, Types); });
+  ExitEffect X = exitEffectOf(*Def, Ctx, Types, *this, Opts.MaxSolverIterations,
+                              Opts.MaxBlockVisits);
   InProgress.erase(Def);
-  if (Err) {
-    llvm::consumeError(std::move(Err));
-    Set.clear();
-  }
   bool Whole = !Truncated;
   Truncated |= OuterTruncated;
   if (!Whole)
-    return {}; // Not cached: see summarize.
-  return FieldsSet[Def] = std::move(Set);
+    return nullptr; // Not cached: see summarize.
+  std::optional<MethodEffect> &Out = Effects[Def];
+  if (!X.Analysed || (X.Set.empty() && X.SameAsParameter.empty()))
+    return nullptr;
+  Out.emplace();
+  // In the fields' order, so that what the transfer writes is the same from
+  // run to run.
+  for (const FieldDecl *F : Method.getParent()->fields()) {
+    if (X.Set.count(F))
+      Out->Set.push_back(F);
+    else if (auto P = X.SameAsParameter.find(F); P != X.SameAsParameter.end())
+      Out->FromParameter.push_back({F, P->second});
+  }
+  return &*Out;
 }
 
 Emptiness PolicySummaries::summarize(const FunctionDecl &Def,

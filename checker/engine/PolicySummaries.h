@@ -13,6 +13,7 @@
 #include "AnalysisOptions.h"
 #include "CallResultOracle.h"
 #include "CallableTypes.h"
+#include "ExitEffects.h"
 #include "HandleConstructors.h"
 #include "LoaderChecks.h"
 #include "NeverReturns.h"
@@ -22,6 +23,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/Regex.h"
+#include <optional>
 
 namespace wrapguard {
 
@@ -37,8 +39,9 @@ public:
   Emptiness afterConstruction(const clang::CXXConstructExpr &CE) override {
     return Handles.afterConstruction(CE);
   }
-  llvm::ArrayRef<const clang::FieldDecl *>
-  fieldsSetBy(const clang::CXXMethodDecl &Method) override;
+  const MethodEffect *methodEffect(const clang::CXXMethodDecl &Method) override;
+  std::optional<AccessorTest>
+  accessorTest(const clang::CXXMethodDecl &Method) override;
   const clang::VarDecl *storageReturned(const clang::FunctionDecl &FD) override;
   bool isPure(const clang::FunctionDecl &FD) override;
   bool isLoader(const clang::FunctionDecl &FD) override;
@@ -88,9 +91,9 @@ private:
     clang::SourceLocation EmptyAt;
   };
   llvm::DenseMap<const clang::FunctionDecl *, Summary> Cache;
-  llvm::DenseMap<const clang::FunctionDecl *,
-                 llvm::SmallVector<const clang::FieldDecl *, 2>>
-      FieldsSet;
+  /// Per method definition; none where nothing is proved.
+  llvm::DenseMap<const clang::FunctionDecl *, std::optional<MethodEffect>>
+      Effects;
   llvm::DenseMap<const clang::FunctionDecl *, const clang::VarDecl *> Returned;
   llvm::DenseMap<const clang::FunctionDecl *, bool> Pure;
   llvm::DenseMap<const clang::FunctionDecl *, bool> Loaders;
@@ -99,11 +102,6 @@ private:
   /// Set when a summary in progress met the depth bound or a recursion.
   bool Truncated = false;
 };
-
-/// The callable fields of `*this` that the state Q describes proves
-/// non-empty (at a constructor's or method's exit).
-llvm::SmallVector<const clang::FieldDecl *, 2>
-fieldsProvenSet(const PathQuery &Q, const CallableTypes &Types);
 
 } // namespace wrapguard
 

@@ -8,6 +8,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include <algorithm>
 #include <limits>
 #include <tuple>
 
@@ -177,6 +178,8 @@ void PassedFieldFacts::merge(const PassedFieldFacts &Other) {
   Calls += Other.Calls;
   Set += Other.Set;
   keepFirst(UnsetAt, Other.UnsetAt);
+  for (const auto &[Assumed, Count] : Other.SetIf)
+    SetIf[Assumed] += Count;
 }
 
 /// The facts of one constructor from two TUs that both saw its definition
@@ -212,6 +215,16 @@ void SourceFacts::merge(const SourceFacts &Other) {
     if (!llvm::is_contained(NeverReturnsIf, K))
       NeverReturnsIf.push_back(K);
   llvm::sort(NeverReturnsIf);
+  // A method is defined once and the TUs that saw the definition agree;
+  // were they not to, the smaller wins, whatever the order of the merge.
+  for (const auto &[K, From] : Other.CopiesFields) {
+    auto [It, New] = CopiesFields.try_emplace(K, From);
+    if (!New)
+      It->second = std::min(It->second, From);
+  }
+  if (TestsField.empty() ||
+      (!Other.TestsField.empty() && Other.TestsField < TestsField))
+    TestsField = Other.TestsField;
   Tested += Other.Tested;
   Untested += Other.Untested;
   keepFirst(TestedAt, Other.TestedAt);
@@ -286,6 +299,25 @@ static bool neverReturnsWithin(const ProjectFacts &Facts, StringRef Key,
 bool ProjectFacts::neverReturns(StringRef Key) const {
   SmallVector<std::string, 4> Path;
   return neverReturnsWithin(*this, Key, 0, Path);
+}
+
+bool ProjectFacts::effectHolds(const AssumedEffect &A) const {
+  const SourceFacts *S = find(A.Method);
+  if (!S || S->Kind != SourceKind::Function || !S->Overrides.empty())
+    return false;
+  if (A.From < 0)
+    return !A.Field.empty() && S->TestsField == A.Field;
+  auto It = S->CopiesFields.find(A.Field);
+  return It != S->CopiesFields.end() && It->second == A.From;
+}
+
+unsigned ProjectFacts::provedSet(const PassedFieldFacts &F) const {
+  unsigned N = F.Set;
+  for (const auto &[Assumed, Count] : F.SetIf)
+    if (llvm::all_of(Assumed,
+                     [&](const AssumedEffect &A) { return effectHolds(A); }))
+      N += Count;
+  return N;
 }
 
 void ProjectFacts::merge(const ProjectFacts &Other) {
@@ -454,11 +486,31 @@ static json::Value sourceToJSON(const SourceFacts &S) {
     O["args"] = argsToJSON(S.Args);
   if (!S.Overrides.empty())
     O["overrides"] = json::Array(S.Overrides);
+  if (!S.CopiesFields.empty()) {
+    json::Object Copies;
+    for (const auto &[K, From] : S.CopiesFields)
+      Copies[K] = From;
+    O["copiesFields"] = std::move(Copies);
+  }
+  if (!S.TestsField.empty())
+    O["testsField"] = S.TestsField;
   if (!S.PassedFields.empty()) {
     json::Object Fields;
     for (const auto &[K, F] : S.PassedFields) {
       json::Object FO{{"calls", F.Calls}, {"set", F.Set}};
       putLoc(FO, "unsetAt", F.UnsetAt);
+      if (!F.SetIf.empty()) {
+        json::Array SetIf;
+        for (const auto &[Assumed, Count] : F.SetIf) {
+          json::Array As;
+          for (const AssumedEffect &A : Assumed)
+            As.push_back(json::Object{
+                {"method", A.Method}, {"field", A.Field}, {"from", A.From}});
+          SetIf.push_back(
+              json::Object{{"count", Count}, {"assuming", std::move(As)}});
+        }
+        FO["setIf"] = std::move(SetIf);
+      }
       Fields[K] = std::move(FO);
     }
     O["passedFields"] = std::move(Fields);
@@ -498,6 +550,35 @@ static bool readCount(const json::Object &O, StringRef Name, unsigned &Out) {
   if (!N || *N < 0 || *N > std::numeric_limits<unsigned>::max())
     return false;
   Out = static_cast<unsigned>(*N);
+  return true;
+}
+
+/// `setIf` of a passed field: each set of assumptions, and how many calls
+/// it proved the field set for.
+static bool setIfFromJSON(const json::Array *A, PassedFieldFacts &F) {
+  if (!A)
+    return true;
+  for (const json::Value &V : *A) {
+    const json::Object *O = V.getAsObject();
+    const json::Array *As = O ? O->getArray("assuming") : nullptr;
+    unsigned Count = 0;
+    if (!As || As->empty() || !readCount(*O, "count", Count) || !Count)
+      return false;
+    std::vector<AssumedEffect> Assumed;
+    for (const json::Value &AV : *As) {
+      const json::Object *AO = AV.getAsObject();
+      std::optional<StringRef> Method =
+          AO ? AO->getString("method") : std::nullopt;
+      std::optional<StringRef> Field =
+          AO ? AO->getString("field") : std::nullopt;
+      std::optional<int64_t> From = AO ? AO->getInteger("from") : std::nullopt;
+      if (!Method || !Field || !From || *From < -1)
+        return false;
+      Assumed.push_back({Method->str(), Field->str(), int(*From)});
+    }
+    llvm::sort(Assumed);
+    F.SetIf[std::move(Assumed)] += Count;
+  }
   return true;
 }
 
@@ -638,13 +719,24 @@ static Error sourceFromJSON(StringRef Key, const json::Value &V,
         return bad("an override of '" + Key + "' is not a key");
       S.Overrides.push_back(K.getAsString()->str());
     }
+  if (const json::Object *Copies = O->getObject("copiesFields"))
+    for (const auto &[FieldKey, FV] : *Copies) {
+      std::optional<int64_t> From = FV.getAsInteger();
+      if (!From || *From < 0)
+        return bad("the copied field '" + FieldKey + "' of '" + Key +
+                   "' is malformed");
+      S.CopiesFields[FieldKey.str()] = int(*From);
+    }
+  if (std::optional<StringRef> Tests = O->getString("testsField"))
+    S.TestsField = Tests->str();
   if (const json::Object *Fields = O->getObject("passedFields"))
     for (const auto &[FieldKey, FV] : *Fields) {
       const json::Object *FO = FV.getAsObject();
       PassedFieldFacts F;
       if (!FO || !readCount(*FO, "calls", F.Calls) ||
           !readCount(*FO, "set", F.Set) || F.Set > F.Calls ||
-          !factLocFromJSON(FO->get("unsetAt"), F.UnsetAt))
+          !factLocFromJSON(FO->get("unsetAt"), F.UnsetAt) ||
+          !setIfFromJSON(FO->getArray("setIf"), F))
         return bad("the passed field '" + FieldKey + "' of '" + Key +
                    "' is malformed");
       S.PassedFields[FieldKey.str()] = std::move(F);

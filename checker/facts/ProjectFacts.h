@@ -25,6 +25,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace wrapguard {
@@ -150,6 +151,23 @@ struct ArgFacts {
   void merge(const ArgFacts &Other);
 };
 
+/// What a caller's analysis assumed of a method its TU saw without a
+/// definition (MethodsElsewhere.h): that it copies its parameter From into
+/// the callable field Field of its object, or (From < 0) that its result is
+/// the test that Field is set. The facts of the TU that defines the method
+/// say whether it does (ProjectFacts::effectHolds).
+struct AssumedEffect {
+  std::string Method;
+  std::string Field;
+  int From = -1;
+  bool operator<(const AssumedEffect &O) const {
+    return std::tie(Method, Field, From) < std::tie(O.Method, O.Field, O.From);
+  }
+  bool operator==(const AssumedEffect &O) const {
+    return std::tie(Method, Field, From) == std::tie(O.Method, O.Field, O.From);
+  }
+};
+
 /// What the calls of a function pass for one callable field of the object
 /// that one of its parameters points or refers to (`run(q)`, then `q->f`).
 struct PassedFieldFacts {
@@ -157,6 +175,10 @@ struct PassedFieldFacts {
   /// Calls where the flow analysis of the caller proved the field set.
   unsigned Set = 0;
   FactLoc UnsetAt; ///< The first call that did not prove it.
+  /// Calls that proved it set only with effects assumed of methods defined
+  /// in other TUs (`ws->setOnMessageCallback(lambda); ws->run();`), counted
+  /// per set of assumptions, sorted.
+  std::map<std::vector<AssumedEffect>, unsigned> SetIf;
   void merge(const PassedFieldFacts &Other);
 };
 
@@ -180,6 +202,13 @@ struct SourceFacts {
   /// its TU saw without a definition, never returns either (a logger that
   /// calls the project's `fatal`, defined in another TU). Sorted keys.
   std::vector<std::string> NeverReturnsIf;
+  /// Methods defined out of line: the callable fields of their object that
+  /// a call leaves exactly as non-empty as one of its parameters (by index),
+  /// and the one whose test their `bool` result is, each by the flow
+  /// analysis or the body of the definition (ExitEffects.h,
+  /// AccessorTests.h). What other TUs' assumptions are checked against.
+  std::map<std::string, int> CopiesFields;
+  std::string TestsField;
 
   // Belief: uses that test a value from this source for emptiness, and
   // calls through one with no test on the way.
@@ -239,6 +268,12 @@ public:
   /// function named there never returning (followed to a bounded depth,
   /// cycles cut).
   bool neverReturns(llvm::StringRef Key) const;
+  /// Whether the definition of A.Method, seen by some TU, has the effect
+  /// that A assumes.
+  bool effectHolds(const AssumedEffect &A) const;
+  /// The calls of F that proved its field set, with those whose
+  /// assumptions hold.
+  unsigned provedSet(const PassedFieldFacts &F) const;
   bool empty() const { return Sources.empty(); }
   size_t size() const { return Sources.size(); }
   const std::map<std::string, SourceFacts> &sources() const { return Sources; }

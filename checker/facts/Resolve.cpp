@@ -541,6 +541,10 @@ void referencedKeys(const SourceFacts &S, std::vector<std::string> &Out) {
     for (StringRef Atom : split(Entry.second.Condition, '&'))
       Out.push_back(memberOfAtom(Atom).str());
   append_range(Out, S.NeverReturnsIf);
+  for (const auto &Entry : S.PassedFields)
+    for (const auto &Set : Entry.second.SetIf)
+      for (const AssumedEffect &A : Set.first)
+        Out.push_back(A.Method);
 }
 
 } // namespace
@@ -592,7 +596,7 @@ static bool guardedByEveryCaller(const ProjectFacts &Facts,
   return all_of(C.Keys, [&](const std::string &Key) {
     auto It = P->PassedFields.find(Key);
     return It != P->PassedFields.end() && It->second.Calls > 0 &&
-           It->second.Set == It->second.Calls;
+           Facts.provedSet(It->second) == It->second.Calls;
   });
 }
 

@@ -55,5 +55,54 @@ TEST(PolicySummariesTest, PointerAccessorsReturnOneMemberAndWriteNothing) {
   EXPECT_EQ(Got, Expected);
 }
 
+TEST(PolicySummariesTest, MethodEffectsComeFromTheExitState) {
+  auto AST = test::parse(R"cc(
+    #include <functional>
+    using Cb = std::function<void(int)>;
+    struct Lock { explicit Lock(int &) {} };
+    struct S {
+      void set(const Cb &c) { Lock l(n); cb = c; }
+      void normalise(const Cb &c) { cb = c; if (!cb) cb = [](int) {}; }
+      void reset_to_default() { cb = [](int) {}; }
+      void set_if(const Cb &c, bool on) { if (on) cb = c; }
+      void clear() { cb = nullptr; }
+      void keep(const Cb &) {}
+      virtual void set_virtual(const Cb &c) { cb = c; }
+      Cb cb, other;
+      int n;
+    };
+  )cc");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  AnalysisOptions Opts;
+  CallableTypes Types(Opts.NullableCallableTypes, Opts.InvokeMethods);
+  PolicySummaries Summaries(Ctx, Opts, Types);
+  // Per method: the fields it sets, then the fields it copies from a
+  // parameter (`field<-index`).
+  std::map<std::string, std::string> Got;
+  for (const BoundNodes &N :
+       match(cxxMethodDecl(isDefinition(), unless(isImplicit()),
+                           ofClass(hasName("S")))
+                 .bind("m"),
+             Ctx)) {
+    const auto *M = N.getNodeAs<CXXMethodDecl>("m");
+    std::string Text;
+    if (const MethodEffect *E = Summaries.methodEffect(*M)) {
+      for (const FieldDecl *F : E->Set)
+        Text += F->getNameAsString() + " ";
+      for (const auto &[F, Index] : E->FromParameter)
+        Text += F->getNameAsString() + "<-" + std::to_string(Index) + " ";
+    }
+    Got[M->getNameAsString()] = Text;
+  }
+  std::map<std::string, std::string> Expected = {
+      {"set", "cb<-0 "},          {"normalise", "cb "},
+      {"reset_to_default", "cb "}, {"set_if", ""},
+      {"clear", ""},               {"keep", ""},
+      {"set_virtual", ""},
+  };
+  EXPECT_EQ(Got, Expected);
+}
+
 } // namespace
 } // namespace wrapguard

@@ -450,6 +450,43 @@ TEST(ProjectFactsNeverReturns, MergesAndRoundTrips) {
   EXPECT_TRUE(Back->find("f:x")->NeverReturns);
 }
 
+TEST(ProjectFactsMethodsElsewhere, AssumptionsHoldOnlyAsTheDefinitionsSay) {
+  ProjectFacts F;
+  SourceFacts &Set = F.get("f:set", SourceKind::Function, "Socket::set");
+  Set.CopiesFields["m:cb"] = 0;
+  F.get("f:has", SourceKind::Function, "Socket::has").TestsField = "m:cb";
+  F.get("f:other", SourceKind::Function, "Socket::other").TestsField =
+      "m:flag";
+  EXPECT_TRUE(F.effectHolds({"f:set", "m:cb", 0}));
+  EXPECT_FALSE(F.effectHolds({"f:set", "m:cb", 1})); // another parameter
+  EXPECT_FALSE(F.effectHolds({"f:set", "m:other", 0}));
+  EXPECT_TRUE(F.effectHolds({"f:has", "m:cb", -1}));
+  EXPECT_FALSE(F.effectHolds({"f:other", "m:cb", -1}));
+  EXPECT_FALSE(F.effectHolds({"f:unseen", "m:cb", 0})); // no definition
+  PassedFieldFacts P;
+  P.Calls = 4;
+  P.Set = 1;
+  P.SetIf[{{"f:has", "m:cb", -1}, {"f:set", "m:cb", 0}}] = 2;
+  P.SetIf[{{"f:other", "m:cb", -1}}] = 1;
+  // The call that assumed `other` tests the callback is not proved.
+  EXPECT_EQ(F.provedSet(P), 3u);
+
+  // Merged from two TUs and through JSON, the counts add up.
+  ProjectFacts A, B;
+  A.get("p:run#this", SourceKind::Parameter, "this").PassedFields["m:cb"] = P;
+  B.get("p:run#this", SourceKind::Parameter, "this").PassedFields["m:cb"] = P;
+  B.merge(F);
+  A.merge(B);
+  llvm::Expected<ProjectFacts> Back = ProjectFacts::fromJSON(A.toJSON());
+  ASSERT_TRUE(static_cast<bool>(Back)) << llvm::toString(Back.takeError());
+  const PassedFieldFacts &Merged =
+      Back->find("p:run#this")->PassedFields.at("m:cb");
+  EXPECT_EQ(Merged.Calls, 8u);
+  EXPECT_EQ(Back->provedSet(Merged), 6u);
+  EXPECT_EQ(Back->find("f:set")->CopiesFields, Set.CopiesFields);
+  EXPECT_EQ(Back->find("f:has")->TestsField, "m:cb");
+}
+
 TEST(ProjectFactsResolve, ExitsThatNeverReturnMakeTheCallDead) {
   ProjectFacts F;
   F.get("f:s", SourceKind::Function, "select_wrapper") =

@@ -1,0 +1,163 @@
+//===- AccessorTests.cpp - Methods that test a field ----------------------===//
+
+#include "AccessorTests.h"
+#include "CallableSyntax.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include <functional>
+
+using namespace clang;
+
+namespace wrapguard {
+
+/// The callable field of `*this` that E tests, as the one statement of an
+/// accessor returns it (`rawAlloc`, `!fn_`, `function == nullptr`,
+/// `static_cast<bool>(cb_)`); Negated when E is true for an empty one.
+static const FieldDecl *testedFieldOfThis(const Expr &E, bool &Negated,
+                                          const CallableTypes &Types,
+                                          ASTContext &Ctx) {
+  auto FieldOfThis = [&](const Expr *X) -> const FieldDecl * {
+    const auto *ME = dyn_cast<MemberExpr>(X->IgnoreParenImpCasts());
+    const auto *F = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+    return F && Types.isNullable(F->getType()) &&
+                   isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts())
+               ? F
+               : nullptr;
+  };
+  const Expr *X = E.IgnoreParens();
+  while (true) {
+    if (const auto *UO = dyn_cast<UnaryOperator>(X);
+        UO && UO->getOpcode() == UO_LNot) {
+      Negated = !Negated;
+      X = UO->getSubExpr()->IgnoreParens();
+      continue;
+    }
+    if (const auto *Cast = dyn_cast<CastExpr>(X)) {
+      switch (Cast->getCastKind()) {
+      case CK_PointerToBoolean:
+      case CK_MemberPointerToBoolean:
+        return FieldOfThis(Cast->getSubExpr());
+      case CK_UserDefinedConversion:
+      case CK_NoOp:
+        X = Cast->getSubExpr()->IgnoreParens();
+        continue;
+      default:
+        return nullptr;
+      }
+    }
+    break;
+  }
+  // `operator bool` of a function object or smart pointer.
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(X)) {
+    const auto *Conv = dyn_cast_or_null<CXXConversionDecl>(MC->getMethodDecl());
+    return Conv && Conv->getConversionType()->isBooleanType()
+               ? FieldOfThis(MC->getImplicitObjectArgument())
+               : nullptr;
+  }
+  const Expr *L = nullptr, *R = nullptr;
+  bool IsEq = false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(X); BO && BO->isEqualityOp()) {
+    L = BO->getLHS();
+    R = BO->getRHS();
+    IsEq = BO->getOpcode() == BO_EQ;
+  } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(X);
+             OC && OC->getNumArgs() == 2 &&
+             (OC->getOperator() == OO_EqualEqual ||
+              OC->getOperator() == OO_ExclaimEqual)) {
+    L = OC->getArg(0);
+    R = OC->getArg(1);
+    IsEq = OC->getOperator() == OO_EqualEqual;
+  }
+  if (!L || !R)
+    return nullptr;
+  const FieldDecl *F = isNullLiteral(R, Ctx)   ? FieldOfThis(L)
+                       : isNullLiteral(L, Ctx) ? FieldOfThis(R)
+                                               : nullptr;
+  if (F && IsEq)
+    Negated = !Negated;
+  return F;
+}
+
+/// Whether E may reach the callable fields of `*this`: it names one, a
+/// method, or `this` itself (`Sync s(*this);`). A field of another type is
+/// no way to them (`mu_` of `std::lock_guard<std::mutex> lock(mu_)`).
+static bool reachesCallablesOfThis(const Stmt &E, const CallableTypes &Types) {
+  if (const auto *ME = dyn_cast<MemberExpr>(&E);
+      ME && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts())) {
+    const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    return !F || Types.isNullable(F->getType());
+  }
+  if (isa<CXXThisExpr>(E))
+    return true;
+  return llvm::any_of(E.children(), [&](const Stmt *Child) {
+    return Child && reachesCallablesOfThis(*Child, Types);
+  });
+}
+
+/// The return statement of a body that is declarations of locals and then
+/// that return: `std::lock_guard<std::mutex> lock(mu_); return cb_ !=
+/// nullptr;` (IXWebSocket's `isOnMessageCallbackRegistered`). The locals'
+/// initialisers must not reach the callable fields (see above), so the
+/// return reads them as the caller left them.
+static const ReturnStmt *
+onlyReturnAfterDeclarations(const Stmt *S, const CallableTypes &Types) {
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(S);
+  if (!Body || Body->body_empty())
+    return nullptr;
+  for (const Stmt *Before : llvm::drop_end(Body->body())) {
+    const auto *DS = dyn_cast<DeclStmt>(Before);
+    if (!DS)
+      return nullptr;
+    for (const Decl *D : DS->decls()) {
+      const auto *V = dyn_cast<VarDecl>(D);
+      if (!V || V->isStaticLocal() ||
+          (V->getInit() && reachesCallablesOfThis(*V->getInit(), Types)))
+        return nullptr;
+    }
+  }
+  return dyn_cast<ReturnStmt>(Body->body_back());
+}
+
+std::optional<AccessorTest> accessorTestOf(const CXXMethodDecl &M,
+                                           const CallableTypes &Types,
+                                           ASTContext &Ctx) {
+  const FunctionDecl *Def = nullptr;
+  // A virtual accessor may be overridden by one that says something else.
+  if (M.isStatic() || !M.getReturnType()->isBooleanType() ||
+      (M.isVirtual() && !M.hasAttr<FinalAttr>() &&
+       !M.getParent()->hasAttr<FinalAttr>()) ||
+      !M.hasBody(Def) || !Def)
+    return std::nullopt;
+  const auto *Ret = onlyReturnAfterDeclarations(Def->getBody(), Types);
+  if (!Ret || !Ret->getRetValue())
+    return std::nullopt;
+  // `return a_ && b_ && c_;` (brpc's `Protocol::support_client`) is true
+  // only where each of the fields is set.
+  llvm::SmallVector<const Expr *, 4> Tests;
+  std::function<void(const Expr &)> Split = [&](const Expr &X) {
+    const auto *BO = dyn_cast<BinaryOperator>(X.IgnoreParens());
+    if (BO && BO->getOpcode() == BO_LAnd) {
+      Split(*BO->getLHS());
+      Split(*BO->getRHS());
+    } else {
+      Tests.push_back(&X);
+    }
+  };
+  Split(*Ret->getRetValue());
+  if (Tests.size() > 4)
+    return std::nullopt;
+  AccessorTest Out;
+  for (const Expr *T : Tests) {
+    bool TestNegated = false;
+    const FieldDecl *F = testedFieldOfThis(*T, TestNegated, Types, Ctx);
+    // In a conjunction, only tests that the fields are set.
+    if (!F || (TestNegated && Tests.size() > 1))
+      return std::nullopt;
+    Out.Negated = TestNegated;
+    Out.Fields.push_back(F);
+  }
+  return Out;
+}
+
+} // namespace wrapguard

@@ -1,0 +1,106 @@
+//===- ExitEffects.cpp - What a method leaves in *this --------------------===//
+
+#include "ExitEffects.h"
+#include "CallableValues.h"
+#include "PolicyCallModel.h"
+#include "clang/AST/DeclCXX.h"
+
+using namespace clang;
+using namespace clang::dataflow;
+
+namespace wrapguard {
+
+llvm::SmallVector<const FieldDecl *, 2>
+fieldsProvenSet(const PathQuery &Q, const CallableTypes &Types) {
+  llvm::SmallVector<const FieldDecl *, 2> Out;
+  const Environment &Env = Q.env();
+  const RecordStorageLocation *This = Env.getThisPointeeStorageLocation();
+  if (!This)
+    return Out;
+  for (const auto &[D, L] : This->children()) {
+    const auto *F = dyn_cast<FieldDecl>(D);
+    if (!F || !L)
+      continue;
+    CallableState St = stateAt(*L, F->getType(), Env, Types);
+    if (St.NonEmpty && judgeState(St, Q) == Emptiness::NonEmpty)
+      Out.push_back(F);
+  }
+  return Out;
+}
+
+/// The bool members whose truth at a constructor's exit is compared with
+/// the callable fields' states: each comparison is a solver question.
+constexpr unsigned MaxExitFlags = 4;
+
+ExitEffect exitEffectOf(const FunctionDecl &Def, ASTContext &Ctx,
+                        const CallableTypes &Types, CallResultOracle &Oracle,
+                        std::int64_t MaxSolverIterations,
+                        std::int32_t MaxBlockVisits) {
+  ExitEffect X;
+  // The parameters' states before anything runs, to compare the fields'
+  // states at the exit with.
+  llvm::SmallVector<std::pair<unsigned, const dataflow::Formula *>, 2> Params;
+  bool SawEntry = false;
+  llvm::Error Err = runPolicyCallModel(
+      Def, Ctx, Types, Oracle, MaxSolverIterations, MaxBlockVisits,
+      [&](const CFGElement &, const PathQuery &Q) {
+        if (std::exchange(SawEntry, true))
+          return;
+        for (const ParmVarDecl *P : Def.parameters())
+          if (Types.isNullable(P->getType()))
+            if (CallableState St = ::wrapguard::stateOf(*P, Q.env(), Types);
+                St.NonEmpty)
+              Params.push_back(
+                  {P->getFunctionScopeIndex(), &St.NonEmpty->formula()});
+      },
+      [&](const PathQuery &Q) {
+        for (const FieldDecl *F : fieldsProvenSet(Q, Types))
+          X.Set.insert(F);
+        const dataflow::RecordStorageLocation *This =
+            Q.env().getThisPointeeStorageLocation();
+        if (!This)
+          return;
+        dataflow::Arena &A = Q.env().arena();
+        // The bool members the constructor models, for the fields set
+        // exactly where one of them is true.
+        llvm::SmallVector<
+            std::pair<const FieldDecl *, const dataflow::Formula *>, 4>
+            Flags;
+        for (const auto &[D, L] : This->children()) {
+          const auto *F = dyn_cast_or_null<FieldDecl>(D);
+          if (F && L && F->getType()->isBooleanType() &&
+              Flags.size() < MaxExitFlags)
+            if (const auto *B =
+                    dyn_cast_or_null<dataflow::BoolValue>(Q.env().getValue(*L)))
+              Flags.push_back({F, &B->formula()});
+        }
+        for (const auto &[D, L] : This->children()) {
+          const auto *F = dyn_cast<FieldDecl>(D);
+          if (!F || X.Set.count(F) || !L)
+            continue;
+          CallableState St = stateAt(*L, F->getType(), Q.env(), Types);
+          if (!St.NonEmpty)
+            continue;
+          for (const auto &[Index, Entry] : Params)
+            if (Q.proves(A.makeEquals(St.NonEmpty->formula(), *Entry))) {
+              X.SameAsParameter[F] = Index;
+              break;
+            }
+          if (X.SameAsParameter.count(F))
+            continue;
+          for (const auto &[Flag, Value] : Flags)
+            if (Q.proves(A.makeImplies(*Value, St.NonEmpty->formula()))) {
+              X.SetWhenFlag[F] = Flag;
+              break;
+            }
+        }
+      });
+  // Over a budget, or a construct the engine skips: nothing is proved.
+  if (Err)
+    llvm::consumeError(std::move(Err));
+  else
+    X.Analysed = true;
+  return X;
+}
+
+} // namespace wrapguard
