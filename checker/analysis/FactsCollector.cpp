@@ -484,9 +484,18 @@ private:
       keepFirst(F->ChangedAt, here(Loc));
   }
 
+  /// In a constructor of the field's class, or of a class derived from it
+  /// (dlib's `bound_function_helper_T() { this->fp = 0; }`, whose base
+  /// declares `fp`): what the construction leaves, before anyone has the
+  /// object.
   bool inOwnConstructor(const FieldDecl &FD) {
     const auto *Ctor = dyn_cast_or_null<CXXConstructorDecl>(Owner);
-    return Ctor && Ctor->getParent() == FD.getParent();
+    if (!Ctor)
+      return false;
+    const CXXRecordDecl *Made = Ctor->getParent();
+    const auto *Declared = dyn_cast<CXXRecordDecl>(FD.getParent());
+    return Made == FD.getParent() ||
+           (Declared && Made->hasDefinition() && Made->isDerivedFrom(Declared));
   }
 
   /// Whether Test, the condition of an `if`, is followed by an assignment

@@ -42,10 +42,24 @@ static bool proven(Emptiness E) {
 
 bool PassedValues::hasCallableFields(const RecordDecl &RD) {
   auto [It, New] = CallableRecords.try_emplace(&RD, false);
-  if (const RecordDecl *Def = RD.getDefinition(); New && Def)
-    It->second = llvm::any_of(Def->fields(), [&](const FieldDecl *F) {
+  if (!New)
+    return It->second;
+  auto Has = [&](const RecordDecl &R) {
+    return llvm::any_of(R.fields(), [&](const FieldDecl *F) {
       return Types.isNullable(F->getType());
     });
+  };
+  // A derived object has its bases' fields (`Helper h; h.call();` with
+  // `call` and its callable declared in the base).
+  if (const RecordDecl *Def = RD.getDefinition()) {
+    bool Any = Has(*Def);
+    if (const auto *CRD = dyn_cast<CXXRecordDecl>(Def); !Any && CRD)
+      CRD->forallBases([&](const CXXRecordDecl *Base) {
+        Any = Any || Has(*Base);
+        return !Any;
+      });
+    It->second = Any;
+  }
   return It->second;
 }
 

@@ -35,6 +35,10 @@ struct MethodEffect {
   llvm::SmallVector<const clang::FieldDecl *, 2> Set;
   llvm::SmallVector<std::pair<const clang::FieldDecl *, unsigned>, 2>
       FromParameter;
+  /// Those it leaves empty (`reset() { cb_ = nullptr; }`), and those it
+  /// changes otherwise: unknown after the call.
+  llvm::SmallVector<const clang::FieldDecl *, 2> Emptied;
+  llvm::SmallVector<const clang::FieldDecl *, 2> Changed;
 };
 
 /// What a `bool` accessor tests (AccessorTests.h): the callable fields of

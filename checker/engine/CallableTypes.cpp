@@ -145,13 +145,65 @@ static bool isNullComparison(const FunctionDecl &FD) {
   return (Op == OO_EqualEqual || Op == OO_ExclaimEqual) && takesNullptr(FD);
 }
 
+/// The expression a function's visible body returns when that body is one
+/// `return` statement.
+static const Expr *onlyReturned(const FunctionDecl &FD) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD.hasBody(Def) || !Def)
+    return nullptr;
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
+  const auto *Ret = Body && Body->size() == 1
+                        ? dyn_cast<ReturnStmt>(Body->body_front())
+                        : nullptr;
+  return Ret && Ret->getRetValue() ? Ret->getRetValue()->IgnoreParenImpCasts()
+                                   : nullptr;
+}
+
+/// Whether Conv, a `bool` conversion of RD, gives the object's value and
+/// not whether it can be called: its body returns the same expression as
+/// RD's `bool operator()()` (ompl's PlannerTerminationCondition, `operator
+/// bool() const { return eval(); }` beside `bool operator()() const {
+/// return eval(); }`), or calls that operator. `if (!ptc)` then asks "must
+/// the planner stop?", and the class is a predicate, not a handle.
+static bool convertsToValue(const CXXConversionDecl &Conv,
+                            const CXXRecordDecl &RD) {
+  const Expr *Value = onlyReturned(Conv);
+  if (!Value)
+    return false;
+  // `return (*this)();`
+  if (const auto *Call = dyn_cast<CXXOperatorCallExpr>(Value);
+      Call && Call->getOperator() == OO_Call && Call->getNumArgs() == 1)
+    if (const auto *Deref =
+            dyn_cast<UnaryOperator>(Call->getArg(0)->IgnoreParenImpCasts());
+        Deref && Deref->getOpcode() == UO_Deref &&
+        isa<CXXThisExpr>(Deref->getSubExpr()->IgnoreParenImpCasts()))
+      return true;
+  ASTContext &Ctx = RD.getASTContext();
+  DeclarationName CallName = Ctx.DeclarationNames.getCXXOperatorName(OO_Call);
+  for (const NamedDecl *D : RD.lookup(CallName)) {
+    const auto *Op = dyn_cast<CXXMethodDecl>(D->getUnderlyingDecl());
+    if (!Op || Op->getNumParams() != 0 || !Op->getReturnType()->isBooleanType())
+      continue;
+    const Expr *Called = onlyReturned(*Op);
+    if (!Called)
+      continue;
+    llvm::FoldingSetNodeID A, B;
+    Value->Profile(A, Ctx, /*Canonical=*/true);
+    Called->Profile(B, Ctx, /*Canonical=*/true);
+    if (A == B)
+      return true;
+  }
+  return false;
+}
+
 bool CallableTypes::isNullableCallableClass(const CXXRecordDecl &RD) {
   if (!hasCallOperator(RD.getASTContext().getRecordType(&RD)))
     return false;
   for (const NamedDecl *D : RD.getVisibleConversionFunctions()) {
     const auto *Conv =
         dyn_cast<CXXConversionDecl>(D->getUnderlyingDecl()->getAsFunction());
-    if (Conv && Conv->getConversionType()->isBooleanType())
+    if (Conv && Conv->getConversionType()->isBooleanType() &&
+        !convertsToValue(*Conv, RD))
       return true;
   }
   for (const CXXMethodDecl *M : RD.methods())

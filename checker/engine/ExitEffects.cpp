@@ -40,6 +40,9 @@ ExitEffect exitEffectOf(const FunctionDecl &Def, ASTContext &Ctx,
   // The parameters' states before anything runs, to compare the fields'
   // states at the exit with.
   llvm::SmallVector<std::pair<unsigned, const dataflow::Formula *>, 2> Params;
+  // Likewise the callable fields', to tell the fields a body leaves as they
+  // were from those it changes.
+  llvm::DenseMap<const FieldDecl *, const dataflow::Formula *> AtEntry;
   bool SawEntry = false;
   llvm::Error Err = runPolicyCallModel(
       Def, Ctx, Types, Oracle, MaxSolverIterations, MaxBlockVisits,
@@ -52,6 +55,14 @@ ExitEffect exitEffectOf(const FunctionDecl &Def, ASTContext &Ctx,
                 St.NonEmpty)
               Params.push_back(
                   {P->getFunctionScopeIndex(), &St.NonEmpty->formula()});
+        if (const dataflow::RecordStorageLocation *This =
+                Q.env().getThisPointeeStorageLocation())
+          for (const auto &[D, L] : This->children())
+            if (const auto *F = dyn_cast_or_null<FieldDecl>(D);
+                F && L && Types.isNullable(F->getType()))
+              if (CallableState St = stateAt(*L, F->getType(), Q.env(), Types);
+                  St.NonEmpty)
+                AtEntry[F] = &St.NonEmpty->formula();
       },
       [&](const PathQuery &Q) {
         for (const FieldDecl *F : fieldsProvenSet(Q, Types))
@@ -88,6 +99,14 @@ ExitEffect exitEffectOf(const FunctionDecl &Def, ASTContext &Ctx,
             }
           if (X.SameAsParameter.count(F))
             continue;
+          if (!Types.isNullable(F->getType()))
+            continue;
+          if (judgeState(St, Q) == Emptiness::AlwaysEmpty)
+            X.Emptied.insert(F);
+          else if (const dataflow::Formula *Entry = AtEntry.lookup(F);
+                   !Entry ||
+                   !Q.proves(A.makeEquals(St.NonEmpty->formula(), *Entry)))
+            X.Changed.insert(F);
           for (const auto &[Flag, Value] : Flags)
             if (Q.proves(A.makeImplies(*Value, St.NonEmpty->formula()))) {
               X.SetWhenFlag[F] = Flag;

@@ -35,6 +35,11 @@ struct ExitEffect {
   llvm::SmallPtrSet<const clang::FieldDecl *, 4> Set;
   /// Non-empty exactly when this parameter is (`p_ = p;` and nothing else).
   llvm::DenseMap<const clang::FieldDecl *, unsigned> SameAsParameter;
+  /// Empty whatever the arguments (`reset() { fp_ = nullptr; }`).
+  llvm::SmallPtrSet<const clang::FieldDecl *, 4> Emptied;
+  /// Neither of the above nor as they were at the entry: some paths change
+  /// them.
+  llvm::SmallPtrSet<const clang::FieldDecl *, 4> Changed;
   /// Non-empty on every path where this bool member is true at the exit
   /// (`sampling_ = true;` and then each branch sets the callable or
   /// aborts).

@@ -1226,6 +1226,10 @@ void Transfer::applyMethodEffect(const CXXMemberCallExpr &MC,
   };
   for (const FieldDecl *F : Effect.Set)
     Write(*F, W.nonEmptyState());
+  for (const FieldDecl *F : Effect.Emptied)
+    Write(*F, W.emptyState());
+  for (const FieldDecl *F : Effect.Changed)
+    Write(*F, W.unknownState());
   for (const auto &[F, Index] : Effect.FromParameter) {
     if (Index >= MC.getNumArgs())
       continue;

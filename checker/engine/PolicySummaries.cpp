@@ -406,10 +406,22 @@ const MethodEffect *PolicySummaries::methodEffect(const CXXMethodDecl &Method) {
       !Method.hasBody(Def) || !Def || Def->isDependentContext() ||
       Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
     return nullptr;
-  // Only a class with callable fields has anything to set.
-  if (llvm::none_of(Method.getParent()->fields(), [this](const FieldDecl *F) {
-        return Types.isNullable(F->getType());
-      }))
+  // The callable fields of the object, its bases' too; only a class with
+  // some has anything to set.
+  llvm::SmallVector<const FieldDecl *, 4> Fields;
+  auto Collect = [&](const CXXRecordDecl &RD) {
+    for (const FieldDecl *F : RD.fields())
+      if (Types.isNullable(F->getType()))
+        Fields.push_back(F);
+  };
+  const CXXRecordDecl *Class = Method.getParent();
+  Collect(*Class);
+  if (Class->hasDefinition())
+    Class->forallBases([&](const CXXRecordDecl *Base) {
+      Collect(*Base);
+      return true;
+    });
+  if (Fields.empty())
     return nullptr;
   auto It = Effects.find(Def);
   if (It != Effects.end())
@@ -428,16 +440,21 @@ const MethodEffect *PolicySummaries::methodEffect(const CXXMethodDecl &Method) {
   if (!Whole)
     return nullptr; // Not cached: see summarize.
   std::optional<MethodEffect> &Out = Effects[Def];
-  if (!X.Analysed || (X.Set.empty() && X.SameAsParameter.empty()))
+  if (!X.Analysed || (X.Set.empty() && X.SameAsParameter.empty() &&
+                      X.Emptied.empty() && X.Changed.empty()))
     return nullptr;
   Out.emplace();
   // In the fields' order, so that what the transfer writes is the same from
   // run to run.
-  for (const FieldDecl *F : Method.getParent()->fields()) {
+  for (const FieldDecl *F : Fields) {
     if (X.Set.count(F))
       Out->Set.push_back(F);
     else if (auto P = X.SameAsParameter.find(F); P != X.SameAsParameter.end())
       Out->FromParameter.push_back({F, P->second});
+    else if (X.Emptied.count(F))
+      Out->Emptied.push_back(F);
+    else if (X.Changed.count(F))
+      Out->Changed.push_back(F);
   }
   return &*Out;
 }

@@ -185,3 +185,48 @@ private:
   Pred fn_;
 };
 LooseSampler loose_sampler(int m) { return LooseSampler(m); }
+
+// A constructor of a derived class that empties a field its base declares
+// makes the object so: it is no emptying of a built object (dlib's
+// `bound_function_helper_T() { this->fp = 0; }`, whose every maker then
+// sets `temp.fp = &function_object;`). And the object a base's method is
+// called on may be of the derived class.
+static void derived_target() {}
+struct HelperBase {
+  void (*fp)();
+  void call() const {
+    (*fp)(); // no-warning
+  }
+};
+struct Helper : HelperBase {
+  Helper() { this->fp = 0; }
+  bool is_set() const { return this->fp != 0; }
+};
+void set_and_call() {
+  Helper h;
+  h.fp = &derived_target;
+  h.call();
+}
+
+// True neighbour: a derived class's other method empties the field.
+struct ResetBase {
+  void (*fp)();
+  void call() const {
+    (*fp)();
+    // CHECK-NOTES: :[[@LINE-1]]:7: warning: call through possibly empty callable 'fp' [wrapguard-unchecked-policy-call]
+    // CHECK-NOTES: :[[@LINE-2]]:7: note: 'ResetBase::fp' is made empty in 'Resetting::reset' ({{.*}}.cpp:[[@LINE+6]])
+    // CHECK-NOTES: :[[@LINE-3]]:7: note: a value from 'ResetBase::fp' is checked for emptiness in 'Resetting::is_set' ({{.*}}.cpp:[[@LINE+6]])
+  }
+};
+struct Resetting : ResetBase {
+  Resetting() { this->fp = 0; }
+  void reset() { this->fp = 0; }
+  bool is_set() const { return this->fp != 0; }
+};
+void reset_and_call(bool again) {
+  Resetting r;
+  r.fp = &derived_target;
+  if (again)
+    r.reset();
+  r.call();
+}

@@ -30,11 +30,35 @@ struct Handle {
 struct Functor {
   int operator()(int x) const { return x; }
 };
+
+// Predicates whose `operator bool` is their value, as their call is (ompl's
+// PlannerTerminationCondition: `!ptc` asks whether the planner may go on):
+// no test of emptiness, so no nullable callable.
+class Condition {
+public:
+  bool operator()() const { return eval(); }
+  operator bool() const { return eval(); }
+  bool eval() const;
+};
+struct Deadline {
+  bool operator()() const { return left <= 0; }
+  explicit operator bool() const { return (*this)(); }
+  int left = 0;
+};
+// Its `operator bool` tests a member, not what its call returns: nullable.
+struct Check {
+  bool operator()() const { return f(); }
+  explicit operator bool() const { return f != nullptr; }
+  bool (*f)() = nullptr;
+};
 } // namespace rt
 
 rt::PackedFunc get_packed_policy();
 rt::Handle get_handle_policy();
 rt::Functor get_functor_policy();
+rt::Condition get_condition_policy();
+rt::Deadline get_deadline_policy();
+rt::Check get_check_policy();
 
 int packed_from_policy(int x) {
   rt::PackedFunc f = get_packed_policy();
@@ -74,6 +98,24 @@ int handle_compared_with_nullptr(int x) {
 int plain_functor(int x) {
   rt::Functor f = get_functor_policy();
   return f(x); // no-warning
+}
+
+bool condition_is_a_predicate() {
+  rt::Condition c = get_condition_policy();
+  if (!c)
+    return false;
+  return c(); // no-warning
+}
+
+bool deadline_is_a_predicate() {
+  rt::Deadline d = get_deadline_policy();
+  return d(); // no-warning
+}
+
+bool check_from_policy() {
+  rt::Check c = get_check_policy();
+  return c();
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: call through possibly empty callable 'c' [wrapguard-unchecked-policy-call]
 }
 
 int lambda_is_not_nullable(int x) {

@@ -78,7 +78,8 @@ TEST(PolicySummariesTest, MethodEffectsComeFromTheExitState) {
   CallableTypes Types(Opts.NullableCallableTypes, Opts.InvokeMethods);
   PolicySummaries Summaries(Ctx, Opts, Types);
   // Per method: the fields it sets, then the fields it copies from a
-  // parameter (`field<-index`).
+  // parameter (`field<-index`), empties (`field=0`) or changes otherwise
+  // (`field?`); a field it leaves as it was is not named.
   std::map<std::string, std::string> Got;
   for (const BoundNodes &N :
        match(cxxMethodDecl(isDefinition(), unless(isImplicit()),
@@ -92,13 +93,16 @@ TEST(PolicySummariesTest, MethodEffectsComeFromTheExitState) {
         Text += F->getNameAsString() + " ";
       for (const auto &[F, Index] : E->FromParameter)
         Text += F->getNameAsString() + "<-" + std::to_string(Index) + " ";
+      for (const FieldDecl *F : E->Emptied)
+        Text += F->getNameAsString() + "=0 ";
+      for (const FieldDecl *F : E->Changed)
+        Text += F->getNameAsString() + "? ";
     }
     Got[M->getNameAsString()] = Text;
   }
   std::map<std::string, std::string> Expected = {
-      {"set", "cb<-0 "},          {"normalise", "cb "},
-      {"reset_to_default", "cb "}, {"set_if", ""},
-      {"clear", ""},               {"keep", ""},
+      {"set", "cb<-0 "},   {"normalise", "cb "}, {"reset_to_default", "cb "},
+      {"set_if", "cb? "},  {"clear", "cb=0 "},   {"keep", ""},
       {"set_virtual", ""},
   };
   EXPECT_EQ(Got, Expected);
