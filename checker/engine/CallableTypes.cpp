@@ -1,6 +1,7 @@
 //===- CallableTypes.cpp - Which types are nullable callables -------------===//
 
 #include "CallableTypes.h"
+#include "SingleReturn.h"
 #include "StripNoise.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclFriend.h"
@@ -145,20 +146,6 @@ static bool isNullComparison(const FunctionDecl &FD) {
   return (Op == OO_EqualEqual || Op == OO_ExclaimEqual) && takesNullptr(FD);
 }
 
-/// The expression a function's visible body returns when that body is one
-/// `return` statement.
-static const Expr *onlyReturned(const FunctionDecl &FD) {
-  const FunctionDecl *Def = nullptr;
-  if (!FD.hasBody(Def) || !Def)
-    return nullptr;
-  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
-  const auto *Ret = Body && Body->size() == 1
-                        ? dyn_cast<ReturnStmt>(Body->body_front())
-                        : nullptr;
-  return Ret && Ret->getRetValue() ? Ret->getRetValue()->IgnoreParenImpCasts()
-                                   : nullptr;
-}
-
 /// Whether Conv, a `bool` conversion of RD, gives the object's value and
 /// not whether it can be called: its body returns the same expression as
 /// RD's `bool operator()()` (ompl's PlannerTerminationCondition, `operator
@@ -170,6 +157,7 @@ static bool convertsToValue(const CXXConversionDecl &Conv,
   const Expr *Value = onlyReturned(Conv);
   if (!Value)
     return false;
+  Value = Value->IgnoreParenImpCasts();
   // `return (*this)();`
   if (const auto *Call = dyn_cast<CXXOperatorCallExpr>(Value);
       Call && Call->getOperator() == OO_Call && Call->getNumArgs() == 1)
@@ -187,6 +175,7 @@ static bool convertsToValue(const CXXConversionDecl &Conv,
     const Expr *Called = onlyReturned(*Op);
     if (!Called)
       continue;
+    Called = Called->IgnoreParenImpCasts();
     llvm::FoldingSetNodeID A, B;
     Value->Profile(A, Ctx, /*Canonical=*/true);
     Called->Profile(B, Ctx, /*Canonical=*/true);

@@ -2,6 +2,7 @@
 
 #include "ComparisonHelpers.h"
 #include "CallableSyntax.h"
+#include "SingleReturn.h"
 #include "StripNoise.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
@@ -16,18 +17,6 @@ namespace {
 /// Helpers that delegate to helpers are followed this far; a cycle of them
 /// (or a long chain) is no comparison helper.
 constexpr unsigned MaxDelegation = 4;
-
-/// The one statement of F's visible body when it is a `return e;`.
-const Expr *onlyReturned(const FunctionDecl &F) {
-  const FunctionDecl *Def = nullptr;
-  if (!F.hasBody(Def) || !Def)
-    return nullptr;
-  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
-  const auto *Ret = Body && Body->size() == 1
-                        ? dyn_cast<ReturnStmt>(Body->body_front())
-                        : nullptr;
-  return Ret ? Ret->getRetValue() : nullptr;
-}
 
 /// The index of the parameter of Def that E names, after conversions. A
 /// lambda's body may name its enclosing function's parameters: those are
