@@ -53,6 +53,21 @@ struct Collector {
     return !SM.isInSystemHeader(D.getLocation());
   }
 
+  /// Whether FD runs only where the project names it: a method of a project
+  /// class with callable fields that is not virtual (a call through a base
+  /// reaches it from anywhere), not run by the language (a constructor,
+  /// destructor, conversion or operator) and not a lambda's. The facts record
+  /// which of them some TU calls (SourceFacts::Called), so that an emptying
+  /// in one that nothing calls is not evidence (SourceFacts::EmptiedIn).
+  bool runsOnlyWhenCalled(const FunctionDecl *FD) {
+    const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
+    return MD &&
+           !isa<CXXConstructorDecl, CXXDestructorDecl, CXXConversionDecl>(MD) &&
+           !MD->isVirtual() && !MD->isOverloadedOperator() &&
+           !MD->getParent()->isLambda() && isUser(*MD) &&
+           Cs.hasCallableFields(*MD->getParent());
+  }
+
   /// The facts of a field, created on first use with its class and
   /// position; null when it has no key.
   SourceFacts *field(const FieldDecl &F) {
@@ -216,6 +231,16 @@ public:
         !Args.empty())
       Args = Args.drop_front();
     noteArguments(*Callee, Args, Call->getBeginLoc());
+    return true;
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    noteNamed(DRE->getDecl());
+    return true;
+  }
+
+  bool VisitMemberExpr(MemberExpr *ME) {
+    noteNamed(ME->getMemberDecl());
     return true;
   }
 
@@ -581,8 +606,26 @@ private:
   void noteEmptied(const FieldDecl *FD, SourceLocation Loc) {
     if (!isUserField(FD))
       return;
-    if (SourceFacts *F = C.field(*FD))
-      keepFirst(F->EmptiedAt, here(Loc));
+    SourceFacts *F = C.field(*FD);
+    if (!F)
+      return;
+    if (C.runsOnlyWhenCalled(Owner))
+      if (std::optional<std::string> Key = functionKey(*Owner)) {
+        keepFirst(F->EmptiedIn[*Key], here(Loc));
+        return;
+      }
+    keepFirst(F->EmptiedAt, here(Loc));
+  }
+
+  /// A method that runs only when called, named here (a call, or its
+  /// address taken), does run: the facts say so for the emptyings in it.
+  void noteNamed(const ValueDecl *D) {
+    const auto *MD = dyn_cast_or_null<CXXMethodDecl>(D);
+    if (!MD || MD == Owner || !C.runsOnlyWhenCalled(MD))
+      return;
+    if (std::optional<std::string> Key = functionKey(*MD))
+      C.Out.get(*Key, SourceKind::Function, MD->getQualifiedNameAsString())
+          .Called = true;
   }
 
   /// A field moved out of is empty afterwards, except in its own class's
@@ -807,6 +850,23 @@ private:
   }
 
   /// What each constructor defined here does with FD.
+  /// RD's constructors, those that are templates included: each
+  /// specialization this TU instantiated is a constructor of its own (dlib's
+  /// `storage_heap(T &&t)`, which sets every member), as the constructions
+  /// that use it name it. Without them, a field that only such a constructor
+  /// sets would read "set only after construction".
+  static llvm::SmallVector<const CXXConstructorDecl *, 8>
+  constructorsOf(const CXXRecordDecl &RD) {
+    llvm::SmallVector<const CXXConstructorDecl *, 8> Out(RD.ctors());
+    for (const Decl *D : RD.decls())
+      if (const auto *T = dyn_cast<FunctionTemplateDecl>(D))
+        if (isa<CXXConstructorDecl>(T->getTemplatedDecl()))
+          for (const FunctionDecl *Spec : T->specializations())
+            if (Spec->isDefined())
+              Out.push_back(cast<CXXConstructorDecl>(Spec));
+    return Out;
+  }
+
   void recordConstructors(const CXXRecordDecl &RD, const FieldDecl &FD,
                           SourceFacts &F) {
     // A class without constructors is judged where it is made (its
@@ -821,7 +881,7 @@ private:
                      factLoc(FD.getLocation(), C.SM, nullptr)});
       return;
     }
-    for (const CXXConstructorDecl *Ctor : RD.ctors()) {
+    for (const CXXConstructorDecl *Ctor : constructorsOf(RD)) {
       if (Ctor->isCopyOrMoveConstructor() || Ctor->isDeleted() ||
           Ctor->isImplicit())
         continue;

@@ -165,6 +165,125 @@ std::vector<std::string> guardsAt(const Stmt &S, ParentMap &PM) {
   return Out;
 }
 
+/// Whether Leaf, one conjunct of a condition, tests a state of the object
+/// IsObject accepts other than Field: another member that can be null (a
+/// pointer, a smart pointer) as a truth value or against null, or a `bool`
+/// method of the object, without arguments, whose one statement returns
+/// such a test. Flags (`bool`, integer and enum members) are not modes
+/// here: the constructors' conditions decide them (Candidate::Guards); nor
+/// are sibling callables, which the correlated-slot rule decides
+/// (Candidate::Slots).
+static bool testsObjectState(const Expr *Leaf,
+                             llvm::function_ref<bool(const Expr *)> IsObject,
+                             const FieldDecl &Field, const CallableTypes &Types,
+                             ASTContext &Ctx, unsigned Depth = 0) {
+  Leaf = stripNoise(Leaf);
+  if (!Leaf)
+    return false;
+  if (const auto *UO = dyn_cast<UnaryOperator>(Leaf);
+      UO && UO->getOpcode() == UO_LNot)
+    return testsObjectState(UO->getSubExpr(), IsObject, Field, Types, Ctx,
+                            Depth);
+  // `m == nullptr`, `m != NULL`: the member's state.
+  const Expr *L = nullptr, *R = nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(Leaf);
+      BO && BO->isEqualityOp()) {
+    L = BO->getLHS();
+    R = BO->getRHS();
+  } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Leaf);
+             OC && OC->getNumArgs() == 2 &&
+             (OC->getOperator() == OO_EqualEqual ||
+              OC->getOperator() == OO_ExclaimEqual)) {
+    L = OC->getArg(0);
+    R = OC->getArg(1);
+  }
+  if (L && R) {
+    auto IsNull = [&](const Expr *E) {
+      return E->IgnoreParenImpCasts()->isNullPointerConstant(
+                 Ctx, Expr::NPC_ValueDependentIsNotNull) != Expr::NPCK_NotNull;
+    };
+    if (IsNull(R))
+      return testsObjectState(L, IsObject, Field, Types, Ctx, Depth);
+    if (IsNull(L))
+      return testsObjectState(R, IsObject, Field, Types, Ctx, Depth);
+    return false;
+  }
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Leaf)) {
+    const CXXMethodDecl *M = MC->getMethodDecl();
+    if (!M)
+      return false;
+    // `if (_message)` on a smart pointer: its conversion's object.
+    if (isa<CXXConversionDecl>(M))
+      return testsObjectState(MC->getImplicitObjectArgument(), IsObject, Field,
+                              Types, Ctx, Depth);
+    const FunctionDecl *Def = nullptr;
+    if (Depth > 0 || !M->isConst() || MC->getNumArgs() != 0 ||
+        !M->getReturnType()->isBooleanType() ||
+        !IsObject(MC->getImplicitObjectArgument()) || !M->hasBody(Def))
+      return false;
+    const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
+    const auto *Ret = Body && Body->size() == 1
+                          ? dyn_cast<ReturnStmt>(Body->body_front())
+                          : nullptr;
+    return Ret && Ret->getRetValue() &&
+           testsObjectState(
+               Ret->getRetValue(),
+               [](const Expr *E) {
+                 return isa<CXXThisExpr>(E->IgnoreParenImpCasts());
+               },
+               Field, Types, Ctx, Depth + 1);
+  }
+  const auto *ME = dyn_cast<MemberExpr>(Leaf);
+  const auto *G = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+  if (!G || G == &Field || !IsObject(ME->getBase()) ||
+      Types.isNullable(G->getType()))
+    return false;
+  QualType T = G->getType().getNonReferenceType();
+  return T->isPointerType() || T->isRecordType() || T->isMemberPointerType();
+}
+
+/// Calls Visit on each conjunct that Cond, evaluated to Holds, makes hold
+/// (`a && b` true, `a || b` false).
+template <typename F>
+static void forEachConjunct(const Expr *Cond, bool Holds, F Visit) {
+  Cond = stripNoise(Cond);
+  if (!Cond)
+    return;
+  if (const auto *BO = dyn_cast<BinaryOperator>(Cond);
+      BO && ((BO->getOpcode() == BO_LAnd && Holds) ||
+             (BO->getOpcode() == BO_LOr && !Holds))) {
+    forEachConjunct(BO->getLHS(), Holds, Visit);
+    forEachConjunct(BO->getRHS(), Holds, Visit);
+    return;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(Cond);
+      UO && UO->getOpcode() == UO_LNot) {
+    const auto *Inner = dyn_cast<BinaryOperator>(stripNoise(UO->getSubExpr()));
+    if (Inner && Inner->isLogicalOp())
+      return forEachConjunct(UO->getSubExpr(), !Holds, Visit);
+  }
+  Visit(Cond);
+}
+
+bool objectStateTestedAt(const Stmt &S, const MemberExpr &Callable,
+                         ParentMap &PM, const CallableTypes &Types,
+                         ASTContext &Ctx) {
+  const auto *Field = dyn_cast<FieldDecl>(Callable.getMemberDecl());
+  const Expr *Object = Callable.getBase();
+  if (!Field || !Object)
+    return false;
+  bool Tested = false;
+  forEachCondition(S, PM, [&](const Expr &Cond, bool Holds) {
+    forEachConjunct(&Cond, Holds, [&](const Expr *Leaf) {
+      Tested = Tested ||
+               testsObjectState(
+                   Leaf, [&](const Expr *E) { return sameStorage(E, Object); },
+                   *Field, Types, Ctx);
+    });
+  });
+  return Tested;
+}
+
 /// The tested expressions (`f` of `if (f)`) whose state Cond proves when it
 /// evaluates to Holds, each with whether it is proved non-empty.
 static void testsWhen(const Expr *Cond, bool Holds, const CallableTypes &Types,

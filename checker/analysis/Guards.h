@@ -71,6 +71,21 @@ std::vector<const clang::VarDecl *> nonEmptyVarsAt(const clang::Stmt &S,
                                                    const CallableTypes &Types,
                                                    clang::ASTContext &Ctx);
 
+/// Whether S is evaluated only where a test of another state of the object
+/// that holds the callable field Callable (`o.f`, `p->f`, `f` of `this`)
+/// holds, by the enclosing `if`s and `?:` on the branch taken and the early
+/// exits before S: another member of that object that can be null (a
+/// pointer, a smart pointer) as a truth value or against null (`if (ptr)`,
+/// `if (_message)`), or a `bool` method of it called without arguments whose
+/// one statement returns such a test (`if (!o.is_empty())`). Flags,
+/// comparisons with other values (`n == size_`) and sibling callables are
+/// not such tests: the constructors' conditions decide flags (guardsAt), the
+/// correlated-slot rule sibling callables (siblingSlotAtoms).
+bool objectStateTestedAt(const clang::Stmt &S,
+                         const clang::MemberExpr &Callable,
+                         clang::ParentMap &PM, const CallableTypes &Types,
+                         clang::ASTContext &Ctx);
+
 /// The fields (of any object) that the enclosing `if`s and `?:` on the
 /// branch taken, and the early exits before S, prove non-empty where S is
 /// evaluated (`if (io.get_fn != NULL) install(...)`).

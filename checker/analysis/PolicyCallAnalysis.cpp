@@ -473,6 +473,9 @@ void PolicyCallAnalyzer::Impl::addContext(const CallSite &Site,
       Body && &repairRoot(*Site.Call, FD) == Body) {
     C.Guards = guardsAt(*Site.Call, Indexes.of(FD).parents());
     C.Slots = siblingSlotAtoms(Site, Indexes.of(FD).parents(), Types, Ctx);
+    if (const auto *ME = dyn_cast<MemberExpr>(stripNoise(Site.Callable)))
+      C.ModeTested = objectStateTestedAt(*Site.Call, *ME,
+                                         Indexes.of(FD).parents(), Types, Ctx);
   }
   const auto *ME = dyn_cast<MemberExpr>(stripNoise(Site.Callable));
   const auto *Field = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;

@@ -225,6 +225,7 @@ void SourceFacts::merge(const SourceFacts &Other) {
   if (TestsField.empty() ||
       (!Other.TestsField.empty() && Other.TestsField < TestsField))
     TestsField = Other.TestsField;
+  Called |= Other.Called;
   Tested += Other.Tested;
   Untested += Other.Untested;
   keepFirst(TestedAt, Other.TestedAt);
@@ -237,6 +238,7 @@ void SourceFacts::merge(const SourceFacts &Other) {
       mergeCtor(It->second, Ctor);
   }
   keepFirst(EmptiedAt, Other.EmptiedAt);
+  mergeLocMap(EmptiedIn, Other.EmptiedIn);
   mergeLocMap(LoadedFrom, Other.LoadedFrom);
   keepFirst(SetAt, Other.SetAt);
   mergeLocMap(AssignedFrom, Other.AssignedFrom);
@@ -459,6 +461,8 @@ static json::Value sourceToJSON(const SourceFacts &S) {
   putLoc(O, "emptyReturn", S.EmptyReturn);
   if (S.NeverReturns)
     O["neverReturns"] = true;
+  if (S.Called)
+    O["called"] = true;
   if (!S.NeverReturnsIf.empty())
     O["neverReturnsIf"] = json::Array(S.NeverReturnsIf);
   if (S.Tested)
@@ -474,6 +478,8 @@ static json::Value sourceToJSON(const SourceFacts &S) {
     O["constructors"] = std::move(Ctors);
   }
   putLoc(O, "emptiedAt", S.EmptiedAt);
+  if (!S.EmptiedIn.empty())
+    O["emptiedIn"] = locMapToJSON(S.EmptiedIn);
   if (!S.LoadedFrom.empty())
     O["loadedFrom"] = locMapToJSON(S.LoadedFrom);
   putLoc(O, "setAt", S.SetAt);
@@ -692,9 +698,11 @@ static Error sourceFromJSON(StringRef Key, const json::Value &V,
       !factLocFromJSON(O->get("setAt"), S.SetAt) ||
       !factLocFromJSON(O->get("changedAt"), S.ChangedAt) ||
       !readLocMap(O->getObject("assignedFrom"), S.AssignedFrom) ||
-      !readLocMap(O->getObject("loadedFrom"), S.LoadedFrom))
+      !readLocMap(O->getObject("loadedFrom"), S.LoadedFrom) ||
+      !readLocMap(O->getObject("emptiedIn"), S.EmptiedIn))
     return bad("source '" + Key + "' has a malformed location");
   S.NeverReturns = O->getBoolean("neverReturns").value_or(false);
+  S.Called = O->getBoolean("called").value_or(false);
   if (const json::Array *If = O->getArray("neverReturnsIf"))
     for (const json::Value &K : *If) {
       if (!K.getAsString() || K.getAsString()->empty())
@@ -850,6 +858,8 @@ json::Value Candidate::toJSON() const {
     O["decided"] = true;
   if (Strict)
     O["strict"] = true;
+  if (ModeTested)
+    O["modeTested"] = true;
   return O;
 }
 
@@ -873,6 +883,7 @@ bool Candidate::fromJSON(const json::Value &V, Candidate &Out) {
   Out.EmptyLocally = O->getBoolean("emptyLocally").value_or(false);
   Out.PolicyNames = O->getString("policyNames").value_or("").str();
   Out.Strict = O->getBoolean("strict").value_or(false);
+  Out.ModeTested = O->getBoolean("modeTested").value_or(false);
   StringRef During = O->getString("during").value_or("");
   for (Lifecycle L :
        {Lifecycle::None, Lifecycle::Constructor, Lifecycle::Destructor})

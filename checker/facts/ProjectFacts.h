@@ -209,6 +209,9 @@ struct SourceFacts {
   /// AccessorTests.h). What other TUs' assumptions are checked against.
   std::map<std::string, int> CopiesFields;
   std::string TestsField;
+  /// Methods that run only where the project calls them (those EmptiedIn
+  /// names): some TU calls one or takes its address.
+  bool Called = false;
 
   // Belief: uses that test a value from this source for emptiness, and
   // calls through one with no test on the way.
@@ -221,9 +224,19 @@ struct SourceFacts {
   FactLoc AssertedAt;
 
   // Fields: each constructor seen (by its function key), and one place that
-  // empties it.
+  // empties it in code that may run without the project calling it (a free
+  // function, a virtual method, a lambda)...
   std::map<std::string, CtorFact> Constructors;
   FactLoc EmptiedAt;
+  /// ...and, per method that runs only where the project calls it
+  /// (`void ClearHandler() { handler_ = nullptr; }`), the first place it
+  /// empties the field. Such an emptying is evidence in the default mode
+  /// only where some TU calls the method (Called): an emptying nothing runs
+  /// says nothing about the calls.
+  std::map<std::string, FactLoc> EmptiedIn;
+  bool emptiedAnywhere() const {
+    return EmptiedAt.valid() || !EmptiedIn.empty();
+  }
   /// Assignments of a run-time loader's result (`api.init =
   /// (init_fn)dlsym(h, "init");`), null when the symbol is missing: by the
   /// loader's name, the first place.
@@ -356,6 +369,12 @@ struct Candidate {
   /// StrictMode: reported whatever the facts say, with whatever evidence
   /// they give.
   bool Strict = false;
+  /// The callable is a field, and the call runs only where a test of
+  /// another state of the same object holds (`if (ptr) del(ptr);`,
+  /// `if (ready())`; Guards.h, objectStateTestedAt): the author chose the
+  /// object's mode here, and evidence about the field from elsewhere does not
+  /// say which mode leaves it empty.
+  bool ModeTested = false;
 
   llvm::json::Value toJSON() const;
   static bool fromJSON(const llvm::json::Value &V, Candidate &Out);

@@ -315,11 +315,12 @@ private:
     // precedes the calls, and the default mode also needs the project to
     // test the field somewhere (the seed's story); StrictMode reports on
     // the emptying alone.
-    if (F.EmptiedAt.valid() &&
+    const FactLoc *Emptied = emptying(F);
+    if (Emptied &&
         (C.Strict || !F.SetAt.valid() || (F.Tested && F.TestedAt.valid()))) {
       Why.push_back(
-          {emptiedInNote(F.Name, F.EmptiedAt.Function, F.EmptiedAt.shortText()),
-           F.EmptiedAt});
+          {emptiedInNote(F.Name, Emptied->Function, Emptied->shortText()),
+           *Emptied});
       if (!C.Strict && F.SetAt.valid())
         belief(F, Why);
       return Emptiness::MayBeEmpty;
@@ -338,8 +339,34 @@ private:
     return Emptiness::Unknown;
   }
 
+  /// The first place that empties F and counts: one in code that may run
+  /// without the project calling it, or in a method that some TU calls. An
+  /// emptying only in methods nothing calls (evpp's public `ClearHandler()`,
+  /// which no code of the project runs) says nothing about the calls: the
+  /// default mode sets it aside, StrictMode counts it.
+  const FactLoc *emptying(const SourceFacts &F) {
+    const FactLoc *First = F.EmptiedAt.valid() ? &F.EmptiedAt : nullptr;
+    for (const auto &[Method, At] : F.EmptiedIn) {
+      const SourceFacts *M = Facts.find(Method);
+      if (!C.Strict && (!M || !M->Called))
+        continue;
+      if (!First || At < *First)
+        First = &At;
+    }
+    return First;
+  }
+
   Emptiness judgeField(const SourceFacts &F, std::vector<Evidence> &Why,
                        unsigned Depth) {
+    // The call runs only where the function tested another state of the
+    // object (`if (ptr) del(ptr);`): which constructions, emptyings or tests
+    // elsewhere meet that state, the facts do not say. A construction in the
+    // calling function, a value emptied on the way, and a loader's result
+    // (whose load a test of the object does not check) still decide.
+    if (!C.Strict && C.ModeTested && Depth == 0 && !C.EmptyLocally &&
+        F.LoadedFrom.empty() &&
+        !(C.Construction && C.ConstructedClass == F.Owner))
+      return Emptiness::Unknown;
     Tally T = tally(F, Depth);
     if (judgeLifecycle(F, T, Why) == Emptiness::MayBeEmpty)
       return Emptiness::MayBeEmpty;
@@ -388,7 +415,7 @@ private:
   /// elsewhere breaks the pairing the constructions show. A correlation is
   /// no proof: StrictMode keeps the construction's note.
   bool setWithSiblings(const SourceFacts &F, unsigned Depth) {
-    if (C.Slots.empty() || F.EmptiedAt.valid() || !F.LoadedFrom.empty())
+    if (C.Slots.empty() || F.emptiedAnywhere() || !F.LoadedFrom.empty())
       return false;
     // Each premise: alternatives (field, set), one of which holds.
     using Premise = std::vector<std::pair<const SourceFacts *, bool>>;
@@ -398,7 +425,7 @@ private:
       for (StringRef Alt : split(Atom, '|')) {
         const SourceFacts *A = Facts.find(memberOfAtom(Alt));
         if (!A || A == &F || A->Owner != F.Owner || A->SetAt.valid() ||
-            A->EmptiedAt.valid() || !A->LoadedFrom.empty() ||
+            A->emptiedAnywhere() || !A->LoadedFrom.empty() ||
             !A->AssignedFrom.empty()) {
           P.clear();
           break;
@@ -532,6 +559,8 @@ void referencedKeys(const SourceFacts &S, std::vector<std::string> &Out) {
   for (const auto &Entry : S.Args.From)
     Out.push_back(Entry.first);
   for (const auto &Entry : S.AssignedFrom)
+    Out.push_back(Entry.first);
+  for (const auto &Entry : S.EmptiedIn)
     Out.push_back(Entry.first);
   append_range(Out, S.Overrides);
   for (const auto &Entry : S.Constructions)

@@ -87,6 +87,8 @@ struct Trainer {
     // CHECK-MESSAGES-DEFAULT: :[[@LINE-1]]:5: warning: call through possibly empty callable 'hook_' [wrapguard-unchecked-policy-call]
   }
 };
+// The emptying in `step` is evidence where something calls it.
+int train(Trainer &t) { return t.step(1); }
 
 int with_lambda(int y) {
   auto l = [](int x) {

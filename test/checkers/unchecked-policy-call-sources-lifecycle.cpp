@@ -265,6 +265,7 @@ void relay_if_set(const Relay &r) {
   if (r.cb)
     r.cb(2);
 }
+void halt(Relay &r) { r.stop(); }
 
 // A reset for reuse that empties the member, which is set again from outside
 // before each use and tested nowhere (brpc's Controller::ResetPods, and the
@@ -379,4 +380,49 @@ void run_exit_tasks() {
   // CHECK-NOTES: :[[@LINE-3]]:5: note: 'ExitTask::func' is not surely set by the only construction of 'ExitTask' in the project
   // CHECK-NOTES: :[[@LINE-4]]:5: note: 'ExitTask' is constructed with 'ExitTask{}', which sets 'ExitTask::func' from a value that may be empty, in 'register_exit' ({{.*}}.cpp:[[@LINE-8]])
   // CHECK-NOTES: :[[@LINE-5]]:5: note: a value from 'func' is checked for emptiness in 'register_exit' ({{.*}}.cpp:[[@LINE-11]])
+}
+
+// A constructor that is a template is a constructor: each specialization the
+// TU instantiates leaves the field as its body says. dlib's `storage_heap`
+// sets `ptr` and `del` together in `template <class T> storage_heap(T &&)`;
+// without it, `del` would read "set only after construction, in
+// `operator=`", and the destructor's call a finding.
+struct Erased {
+  template <class T>
+  Erased(T &&t)
+      : ptr(new T(t)), del([](void *p) { delete static_cast<T *>(p); }) {}
+  Erased &operator=(const Erased &o) {
+    ptr = o.ptr;
+    del = o.del;
+    return *this;
+  }
+  ~Erased() { del(ptr); } // no-warning
+  void *ptr = nullptr;
+  void (*del)(void *) = nullptr;
+};
+void keep_erased() {
+  Erased e(42);
+  Erased f(1.5);
+  f = e;
+}
+
+// True neighbour: the template constructor leaves the deleter to a later
+// assignment, so the destructor may run with it empty.
+struct Boxed {
+  template <class T> Boxed(T &&t) : ptr(new T(t)) {}
+  void set_deleter(void (*d)(void *)) { del = d; }
+  ~Boxed() {
+    del(ptr);
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: call through possibly empty callable 'del' [wrapguard-unchecked-policy-call]
+    // CHECK-NOTES: :[[@LINE-2]]:5: note: 'Boxed::del' is set only after construction, in 'Boxed::set_deleter' ({{.*}}.cpp:[[@LINE-4]]); the destructor also runs for objects where that never happened
+    // CHECK-NOTES: :[[@LINE-3]]:5: note: 'Boxed' is constructed with 'Boxed(int &&)', which leaves 'Boxed::del' empty, in 'keep_boxed' ({{.*}}.cpp:[[@LINE+7]])
+  }
+  void *ptr = nullptr;
+  void (*del)(void *) = nullptr;
+};
+static void free_int(void *p) { delete static_cast<int *>(p); }
+void keep_boxed(bool own) {
+  Boxed h(7);
+  if (own)
+    h.set_deleter(&free_int);
 }

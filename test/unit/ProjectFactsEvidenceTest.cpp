@@ -218,6 +218,65 @@ TEST(EvidenceEmpties, AnEmptyingOfAFieldSetAgainNeedsATest) {
                                 "emptiness in 'careful' (other.cpp:8)");
 }
 
+TEST(EvidenceEmpties, AnEmptyingCountsWhereItsMethodRuns) {
+  // Every constructor sets it; the only emptying is in a method that runs
+  // only when called, and nothing calls it: no evidence by default.
+  ProjectFacts F = backend();
+  SourceFacts &Pad = F.get("m:pad", SourceKind::Field, "Backend::pad");
+  Pad.Constructors["f:deconv"].SetsField = true;
+  Pad.EmptiedIn["f:clear"] = at("/p/backend.cpp", 40, "Backend::clear");
+  Pad.EmptiedIn["f:stop"] = at("/p/backend.cpp", 30, "Backend::stop");
+  EXPECT_FALSE(resolve(F, call("m:pad")).Report);
+  // StrictMode counts it, and names the first.
+  Candidate Strict = call("m:pad");
+  Strict.Strict = true;
+  Resolution R = resolve(F, Strict);
+  ASSERT_TRUE(R.Report);
+  EXPECT_EQ(R.Notes[0].Message,
+            "'Backend::pad' is made empty in 'Backend::stop' (backend.cpp:30)");
+  // A TU calls clear(): that emptying is evidence, and the note names it.
+  F.get("f:clear", SourceKind::Function, "Backend::clear").Called = true;
+  R = resolve(F, call("m:pad"));
+  ASSERT_TRUE(R.Report);
+  EXPECT_EQ(R.Notes[0].Message, "'Backend::pad' is made empty in "
+                                "'Backend::clear' (backend.cpp:40)");
+  // An emptying in code that runs anyway comes first when it is earlier.
+  Pad.EmptiedAt = at("/p/backend.cpp", 20, "teardown");
+  R = resolve(F, call("m:pad"));
+  ASSERT_TRUE(R.Report);
+  EXPECT_EQ(R.Notes[0].Message,
+            "'Backend::pad' is made empty in 'teardown' (backend.cpp:20)");
+  // The facts a candidate needs include the methods' (relevantFacts).
+  ProjectFacts Rel = relevantFacts({&F}, {call("m:pad")});
+  ASSERT_TRUE(Rel.find("f:clear"));
+  EXPECT_TRUE(Rel.find("f:clear")->Called);
+}
+
+TEST(EvidenceEmpties, ATestOfTheObjectsStateSetsFieldEvidenceAside) {
+  // Emptied in code that runs, and nothing sets it again: evidence...
+  ProjectFacts F = backend();
+  SourceFacts &Pad = F.get("m:pad", SourceKind::Field, "Backend::pad");
+  Pad.Constructors["f:deconv"].SetsField = true;
+  Pad.EmptiedAt = at("/p/backend.cpp", 30, "teardown");
+  EXPECT_TRUE(resolve(F, call("m:pad")).Report);
+  // ...except where the call runs only under a test of the object's other
+  // state; StrictMode still reports it.
+  Candidate Mode = call("m:pad");
+  Mode.ModeTested = true;
+  EXPECT_FALSE(resolve(F, Mode).Report);
+  Mode.Strict = true;
+  EXPECT_TRUE(resolve(F, Mode).Report);
+  // A value emptied on the way is local evidence, not the facts'.
+  Mode.Strict = false;
+  Mode.EmptyLocally = true;
+  EXPECT_TRUE(resolve(F, Mode).Report);
+  // A run-time loader's result: a test of the object does not check it.
+  Mode.EmptyLocally = false;
+  Pad.EmptiedAt = FactLoc();
+  Pad.LoadedFrom["dlsym"] = at("/p/loader.cpp", 9, "load");
+  EXPECT_TRUE(resolve(F, Mode).Report);
+}
+
 TEST(EvidenceConstructions, MissingTUsSetTheConstructorRuleAside) {
   // A TU that did not parse may hold the constructions that count.
   ProjectFacts F = backend();

@@ -382,6 +382,10 @@ TEST(ProjectFactsCandidate, JSONRoundTrips) {
   EXPECT_EQ(Back.Keys, C.Keys);
   EXPECT_TRUE(Back.EmptyLocally);
   EXPECT_EQ(Back.PolicyNames, "wrap|policy");
+  EXPECT_FALSE(Back.ModeTested);
+  C.ModeTested = true;
+  ASSERT_TRUE(Candidate::fromJSON(C.toJSON(), Back));
+  EXPECT_TRUE(Back.ModeTested);
   Candidate None;
   EXPECT_FALSE(Candidate::fromJSON(candidate({}).toJSON(), None));
   EXPECT_FALSE(Candidate::fromJSON(llvm::json::Value(3), None));
@@ -450,13 +454,41 @@ TEST(ProjectFactsNeverReturns, MergesAndRoundTrips) {
   EXPECT_TRUE(Back->find("f:x")->NeverReturns);
 }
 
+TEST(ProjectFactsUncalledEmptyings, MergeAndRoundTrip) {
+  // Per method, the first emptying; a method is called if either side saw
+  // a call.
+  ProjectFacts A, B;
+  A.get("m:cb", SourceKind::Field, "C::cb").EmptiedIn["f:clear"] =
+      loc("/p/b.cpp", 9, 90, "C::clear");
+  B.get("m:cb", SourceKind::Field, "C::cb").EmptiedIn["f:clear"] =
+      loc("/p/a.cpp", 5, 50, "C::clear");
+  B.get("m:cb", SourceKind::Field, "C::cb").EmptiedIn["f:stop"] =
+      loc("/p/a.cpp", 7, 70, "C::stop");
+  B.get("f:clear", SourceKind::Function, "C::clear").Called = true;
+  ProjectFacts AB = A, BA = B;
+  AB.merge(B);
+  BA.merge(A);
+  EXPECT_EQ(AB.toJSON(), BA.toJSON());
+  const SourceFacts *Cb = AB.find("m:cb");
+  ASSERT_TRUE(Cb);
+  ASSERT_EQ(Cb->EmptiedIn.size(), 2u);
+  EXPECT_EQ(Cb->EmptiedIn.at("f:clear").File, "/p/a.cpp");
+  EXPECT_TRUE(Cb->emptiedAnywhere());
+  EXPECT_FALSE(Cb->EmptiedAt.valid());
+  EXPECT_TRUE(AB.find("f:clear")->Called);
+  llvm::Expected<ProjectFacts> Back = ProjectFacts::fromJSON(AB.toJSON());
+  ASSERT_TRUE(static_cast<bool>(Back)) << llvm::toString(Back.takeError());
+  EXPECT_EQ(Back->toJSON(), AB.toJSON());
+  EXPECT_TRUE(Back->find("f:clear")->Called);
+  EXPECT_EQ(Back->find("m:cb")->EmptiedIn.at("f:stop").Line, 7u);
+}
+
 TEST(ProjectFactsMethodsElsewhere, AssumptionsHoldOnlyAsTheDefinitionsSay) {
   ProjectFacts F;
   SourceFacts &Set = F.get("f:set", SourceKind::Function, "Socket::set");
   Set.CopiesFields["m:cb"] = 0;
   F.get("f:has", SourceKind::Function, "Socket::has").TestsField = "m:cb";
-  F.get("f:other", SourceKind::Function, "Socket::other").TestsField =
-      "m:flag";
+  F.get("f:other", SourceKind::Function, "Socket::other").TestsField = "m:flag";
   EXPECT_TRUE(F.effectHolds({"f:set", "m:cb", 0}));
   EXPECT_FALSE(F.effectHolds({"f:set", "m:cb", 1})); // another parameter
   EXPECT_FALSE(F.effectHolds({"f:set", "m:other", 0}));
