@@ -634,6 +634,7 @@ public:
   void VisitCastExpr(const CastExpr *Cast);
   void VisitDeclStmt(const DeclStmt *DS);
   void VisitStmtExpr(const StmtExpr *SE);
+  void VisitConditionalOperator(const ConditionalOperator *CO);
   void VisitCXXNewExpr(const CXXNewExpr *E) {
     W.setPointerState(*E, W.nonEmptyState());
   }
@@ -1531,6 +1532,29 @@ void Transfer::VisitStmtExpr(const StmtExpr *SE) {
     return;
   if (Value *V = Env.getValue(*Last))
     Env.setValue(*SE, *V);
+}
+
+/// `c ? 1 : 0` (or `c ? 0 : 1`) is c's truth value as an integer (or its
+/// negation), which the framework leaves unmodelled. Many projects spell
+/// `unlikely(x)` as `__builtin_expect((x) ? 1 : 0, 0)` (tensorpipe's
+/// `TP_DCHECK` and `TP_THROW_ASSERT_IF`): without this, the test behind the
+/// macro proved nothing, and the call it guards was a finding.
+void Transfer::VisitConditionalOperator(const ConditionalOperator *CO) {
+  if (!CO->isPRValue() ||
+      !(CO->getType()->isIntegerType() || CO->getType()->isBooleanType()))
+    return;
+  Expr::EvalResult T, F;
+  if (!CO->getTrueExpr()->EvaluateAsInt(T, C.Ctx) ||
+      !CO->getFalseExpr()->EvaluateAsInt(F, C.Ctx))
+    return;
+  bool TrueArm = T.Val.getInt().getBoolValue();
+  if (TrueArm == F.Val.getInt().getBoolValue())
+    return;
+  auto *B = valueAs<BoolValue>(Env, *CO->getCond());
+  if (!B)
+    B = valueAs<BoolValue>(Env, *stripNoise(CO->getCond()));
+  if (B)
+    Env.setValue(*CO, TrueArm ? *B : Env.makeNot(*B));
 }
 
 void Transfer::pointerCast(const CastExpr &Cast, Bools B) {
