@@ -849,7 +849,6 @@ private:
           recordConstructors(RD, *FD, *F);
   }
 
-  /// What each constructor defined here does with FD.
   /// RD's constructors, those that are templates included: each
   /// specialization this TU instantiated is a constructor of its own (dlib's
   /// `storage_heap(T &&t)`, which sets every member), as the constructions
@@ -867,6 +866,7 @@ private:
     return Out;
   }
 
+  /// What each constructor defined here does with FD.
   void recordConstructors(const CXXRecordDecl &RD, const FieldDecl &FD,
                           SourceFacts &F) {
     // A class without constructors is judged where it is made (its
