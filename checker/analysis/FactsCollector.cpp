@@ -48,6 +48,8 @@ struct Collector {
   SetAfterConstruction &SetAfter;
   /// For the functions' FunctionBelief.
   CallsMemberCache CallsMember{};
+  /// Methods already recorded as called (noteNamed): a key is made once.
+  llvm::SmallPtrSet<const CXXMethodDecl *, 16> Named{};
 
   bool isUser(const Decl &D) const {
     return !SM.isInSystemHeader(D.getLocation());
@@ -621,7 +623,8 @@ private:
   /// address taken), does run: the facts say so for the emptyings in it.
   void noteNamed(const ValueDecl *D) {
     const auto *MD = dyn_cast_or_null<CXXMethodDecl>(D);
-    if (!MD || MD == Owner || !C.runsOnlyWhenCalled(MD))
+    if (!MD || MD == Owner || !C.runsOnlyWhenCalled(MD) ||
+        !C.Named.insert(MD).second)
       return;
     if (std::optional<std::string> Key = functionKey(*MD))
       C.Out.get(*Key, SourceKind::Function, MD->getQualifiedNameAsString())

@@ -198,13 +198,9 @@ static bool testsObjectState(const Expr *Leaf,
     R = OC->getArg(1);
   }
   if (L && R) {
-    auto IsNull = [&](const Expr *E) {
-      return E->IgnoreParenImpCasts()->isNullPointerConstant(
-                 Ctx, Expr::NPC_ValueDependentIsNotNull) != Expr::NPCK_NotNull;
-    };
-    if (IsNull(R))
+    if (isNullLiteral(R, Ctx))
       return testsObjectState(L, IsObject, Field, Types, Ctx, Depth);
-    if (IsNull(L))
+    if (isNullLiteral(L, Ctx))
       return testsObjectState(R, IsObject, Field, Types, Ctx, Depth);
     return false;
   }
