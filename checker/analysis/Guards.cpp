@@ -87,20 +87,9 @@ static void collectAtoms(const Expr *E, bool Negated,
       collectAtoms(BO->getRHS(), Negated, Params, Out);
       return;
     }
-    if (BO->isEqualityOp()) {
-      if (auto A = comparisonAtom(BO->getLHS(), BO->getRHS(),
-                                  BO->getOpcode() == BO_EQ, Negated, Params))
-        Out.push_back(*A);
-      return;
-    }
   }
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
-      OC && OC->getNumArgs() == 2 &&
-      (OC->getOperator() == OO_EqualEqual ||
-       OC->getOperator() == OO_ExclaimEqual)) {
-    if (auto A =
-            comparisonAtom(OC->getArg(0), OC->getArg(1),
-                           OC->getOperator() == OO_EqualEqual, Negated, Params))
+  if (std::optional<Equality> Eq = equalityOf(*E)) {
+    if (auto A = comparisonAtom(Eq->LHS, Eq->RHS, Eq->IsEq, Negated, Params))
       Out.push_back(*A);
     return;
   }
@@ -185,24 +174,10 @@ static bool testsObjectState(const Expr *Leaf,
     return testsObjectState(UO->getSubExpr(), IsObject, Field, Types, Ctx,
                             Depth);
   // `m == nullptr`, `m != NULL`: the member's state.
-  const Expr *L = nullptr, *R = nullptr;
-  if (const auto *BO = dyn_cast<BinaryOperator>(Leaf);
-      BO && BO->isEqualityOp()) {
-    L = BO->getLHS();
-    R = BO->getRHS();
-  } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Leaf);
-             OC && OC->getNumArgs() == 2 &&
-             (OC->getOperator() == OO_EqualEqual ||
-              OC->getOperator() == OO_ExclaimEqual)) {
-    L = OC->getArg(0);
-    R = OC->getArg(1);
-  }
-  if (L && R) {
-    if (isNullLiteral(R, Ctx))
-      return testsObjectState(L, IsObject, Field, Types, Ctx, Depth);
-    if (isNullLiteral(L, Ctx))
-      return testsObjectState(R, IsObject, Field, Types, Ctx, Depth);
-    return false;
+  if (equalityOf(*Leaf)) {
+    std::optional<NullComparison> NC = nullComparisonOf(*Leaf, Ctx);
+    return NC &&
+           testsObjectState(NC->Operand, IsObject, Field, Types, Ctx, Depth);
   }
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Leaf)) {
     const CXXMethodDecl *M = MC->getMethodDecl();
@@ -304,11 +279,8 @@ static void testsWhen(const Expr *Cond, bool Holds, const CallableTypes &Types,
   if (!Tested)
     return;
   // `f == nullptr` holds when f is empty; every other test when it is not.
-  bool IsEq = false;
-  if (const auto *BO = dyn_cast<BinaryOperator>(Cond))
-    IsEq = BO->getOpcode() == BO_EQ;
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Cond))
-    IsEq = OC->getOperator() == OO_EqualEqual;
+  std::optional<Equality> Eq = equalityOf(*Cond);
+  bool IsEq = Eq && Eq->IsEq;
   Out.push_back({stripNoise(Tested), Holds != IsEq});
 }
 
@@ -412,11 +384,8 @@ bool assertsNonEmpty(
     llvm::function_ref<bool(const FunctionDecl &)> Terminates) {
   // What Cur evaluates to when the tested value is empty: `f == nullptr` is
   // true, every other test (`f`, `f != nullptr`, `o.has_value()`) false.
-  bool WhenEmpty = false;
-  if (const auto *BO = dyn_cast<BinaryOperator>(&Test))
-    WhenEmpty = BO->getOpcode() == BO_EQ;
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(&Test))
-    WhenEmpty = OC->getOperator() == OO_EqualEqual;
+  std::optional<Equality> Eq = equalityOf(Test);
+  bool WhenEmpty = Eq && Eq->IsEq;
   const Stmt *Cur = &Test;
   for (const Stmt *P = PM.getParent(Cur); P; Cur = P, P = PM.getParent(P)) {
     if (isa<ParenExpr, ImplicitCastExpr, ExplicitCastExpr, ExprWithCleanups>(P))
@@ -486,27 +455,8 @@ const Expr *testedCallable(const Expr &E, const CallableTypes &Types,
       return Obj;
     return nullptr;
   }
-  const Expr *L = nullptr, *R = nullptr;
-  if (const auto *BO = dyn_cast<BinaryOperator>(&E)) {
-    if (!BO->isEqualityOp())
-      return nullptr;
-    L = BO->getLHS();
-    R = BO->getRHS();
-  } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(&E)) {
-    if ((OC->getOperator() != OO_EqualEqual &&
-         OC->getOperator() != OO_ExclaimEqual) ||
-        OC->getNumArgs() != 2)
-      return nullptr;
-    L = OC->getArg(0);
-    R = OC->getArg(1);
-  } else {
-    return nullptr;
-  }
-  if (isNullLiteral(R, Ctx) && Nullable(L))
-    return L;
-  if (isNullLiteral(L, Ctx) && Nullable(R))
-    return R;
-  return nullptr;
+  std::optional<NullComparison> NC = nullComparisonOf(E, Ctx);
+  return NC && Nullable(NC->Operand) ? NC->Operand : nullptr;
 }
 
 } // namespace wrapguard

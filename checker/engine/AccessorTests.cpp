@@ -55,26 +55,11 @@ static const FieldDecl *testedFieldOfThis(const Expr &E, bool &Negated,
                ? FieldOfThis(MC->getImplicitObjectArgument())
                : nullptr;
   }
-  const Expr *L = nullptr, *R = nullptr;
-  bool IsEq = false;
-  if (const auto *BO = dyn_cast<BinaryOperator>(X); BO && BO->isEqualityOp()) {
-    L = BO->getLHS();
-    R = BO->getRHS();
-    IsEq = BO->getOpcode() == BO_EQ;
-  } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(X);
-             OC && OC->getNumArgs() == 2 &&
-             (OC->getOperator() == OO_EqualEqual ||
-              OC->getOperator() == OO_ExclaimEqual)) {
-    L = OC->getArg(0);
-    R = OC->getArg(1);
-    IsEq = OC->getOperator() == OO_EqualEqual;
-  }
-  if (!L || !R)
+  std::optional<NullComparison> NC = nullComparisonOf(*X, Ctx);
+  if (!NC)
     return nullptr;
-  const FieldDecl *F = isNullLiteral(R, Ctx)   ? FieldOfThis(L)
-                       : isNullLiteral(L, Ctx) ? FieldOfThis(R)
-                                               : nullptr;
-  if (F && IsEq)
+  const FieldDecl *F = FieldOfThis(NC->Operand);
+  if (F && NC->IsEq)
     Negated = !Negated;
   return F;
 }

@@ -26,6 +26,30 @@ bool isNullLiteral(const Expr *E, ASTContext &Ctx) {
              Expr::NPCK_NotNull;
 }
 
+std::optional<Equality> equalityOf(const Expr &E) {
+  if (const auto *BO = dyn_cast<BinaryOperator>(&E); BO && BO->isEqualityOp())
+    return Equality{BO->getLHS(), BO->getRHS(), BO->getOpcode() == BO_EQ};
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(&E);
+      OC && OC->getNumArgs() == 2 &&
+      (OC->getOperator() == OO_EqualEqual ||
+       OC->getOperator() == OO_ExclaimEqual))
+    return Equality{OC->getArg(0), OC->getArg(1),
+                    OC->getOperator() == OO_EqualEqual};
+  return std::nullopt;
+}
+
+std::optional<NullComparison> nullComparisonOf(const Expr &E,
+                                               ASTContext &Ctx) {
+  std::optional<Equality> Eq = equalityOf(E);
+  if (!Eq)
+    return std::nullopt;
+  if (isNullLiteral(Eq->RHS, Ctx))
+    return NullComparison{Eq->LHS, Eq->IsEq};
+  if (isNullLiteral(Eq->LHS, Ctx))
+    return NullComparison{Eq->RHS, Eq->IsEq};
+  return std::nullopt;
+}
+
 bool isEmptyValue(const Expr *E, ASTContext &Ctx) {
   E = stripNoise(E);
   if (!E)

@@ -31,6 +31,28 @@ bool isEmptyValue(const clang::Expr *E, clang::ASTContext &Ctx);
 /// (`std::optional<Fn>(Fn())` holds a value).
 bool isNullLiteral(const clang::Expr *E, clang::ASTContext &Ctx);
 
+/// The operands of `a == b` or `a != b` as written, the built-in comparison
+/// or an overloaded one (a std::function's, a smart pointer's), and whether
+/// it is `==`.
+struct Equality {
+  const clang::Expr *LHS;
+  const clang::Expr *RHS;
+  bool IsEq;
+};
+std::optional<Equality> equalityOf(const clang::Expr &E);
+
+/// For a comparison of a value with a null literal either way round
+/// (`f == nullptr`, `NULL != p`, `o == std::nullopt`): the value compared,
+/// and whether the comparison is `==`. Every test that reads a value's
+/// emptiness from a comparison (the guards, the accessors' tests, the
+/// object-state test) splits it here, so they agree on what a null test is.
+struct NullComparison {
+  const clang::Expr *Operand;
+  bool IsEq;
+};
+std::optional<NullComparison> nullComparisonOf(const clang::Expr &E,
+                                               clang::ASTContext &Ctx);
+
 /// For `std::move(x)`, the expression x; else null.
 const clang::Expr *movedFromObject(const clang::Expr *Arg);
 
