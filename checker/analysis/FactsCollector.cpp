@@ -136,6 +136,7 @@ public:
   /// in an assertion macro passes nothing (corrade's CORRADE_ASSERT). A
   /// label or a `case` after it can be reached again.
   bool TraverseCompoundStmt(CompoundStmt *CS) {
+    noteFreedAfterWrites(*CS);
     bool Dead = false;
     for (Stmt *S : CS->body()) {
       if (Dead && !isa<LabelStmt, SwitchCase>(S))
@@ -173,6 +174,8 @@ public:
   }
 
   bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (writesDyingObject(BO->getLHS()))
+      return true; // Neither an emptying nor a setting: nothing reads it.
     if (BO->getOpcode() == BO_Assign)
       noteAssigned(fieldOf(BO->getLHS()), BO->getRHS(), BO->getBeginLoc());
     else if (BO->isCompoundAssignmentOp())
@@ -189,8 +192,10 @@ public:
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
     if (OC->getOperator() != OO_Equal || OC->getNumArgs() != 2)
       return true;
-    noteAssigned(fieldOf(OC->getArg(0)), OC->getArg(1), OC->getBeginLoc());
-    if (const Expr *Moved = movedFromObject(OC->getArg(1)))
+    if (!writesDyingObject(OC->getArg(0)))
+      noteAssigned(fieldOf(OC->getArg(0)), OC->getArg(1), OC->getBeginLoc());
+    if (const Expr *Moved = movedFromObject(OC->getArg(1));
+        Moved && !writesDyingObject(Moved))
       noteMovedFrom(fieldOf(Moved), OC->getBeginLoc());
     return true;
   }
@@ -200,7 +205,8 @@ public:
     if (!Ctor)
       return true;
     if (Ctor->isMoveConstructor() && CE->getNumArgs() >= 1)
-      if (const Expr *Moved = movedFromObject(CE->getArg(0)))
+      if (const Expr *Moved = movedFromObject(CE->getArg(0));
+          Moved && !writesDyingObject(Moved))
         noteMovedFrom(fieldOf(Moved), CE->getBeginLoc());
     noteConstruction(*CE);
     if (!Ctor->isCopyOrMoveConstructor())
@@ -242,7 +248,11 @@ public:
   }
 
   bool VisitMemberExpr(MemberExpr *ME) {
-    noteNamed(ME->getMemberDecl());
+    // `~Conn() { close(); }`: a method the destructor calls on its own
+    // object runs as the object dies; what it empties then no call on a
+    // live object sees. Another caller of it still makes it run.
+    if (!inOwnDestructor(*ME))
+      noteNamed(ME->getMemberDecl());
     return true;
   }
 
@@ -250,7 +260,8 @@ public:
     noteObjectPassed(*MC);
     const CXXMethodDecl *M = MC->getMethodDecl();
     if (M && M->getIdentifier() && M->getName() == "reset" &&
-        MC->getNumArgs() == 0)
+        MC->getNumArgs() == 0 &&
+        !writesDyingObject(MC->getImplicitObjectArgument()))
       noteEmptied(fieldOf(MC->getImplicitObjectArgument()), MC->getBeginLoc());
     return true;
   }
@@ -407,6 +418,8 @@ private:
         continue;
       }
       keepFirst(PF.UnsetAt, here(Loc));
+      if (E == Emptiness::AlwaysEmpty)
+        keepFirst(PF.EmptyAt, here(Loc));
       // Proved set only if methods defined elsewhere do what their
       // signatures allow (MethodsElsewhere.h): the facts decide at the end.
       const Expr *ReadExpr = DRE      ? static_cast<const Expr *>(DRE)
@@ -509,6 +522,93 @@ private:
       return;
     if (SourceFacts *F = C.field(*FD))
       keepFirst(F->ChangedAt, here(Loc));
+  }
+
+  /// Whether ME is a member of `*this` in a destructor of the member's
+  /// class or of a class derived from it: the object it names is dying.
+  bool inOwnDestructor(const MemberExpr &ME) {
+    const auto *Dtor = dyn_cast_or_null<CXXDestructorDecl>(Owner);
+    if (!Dtor || !isa<CXXThisExpr>(ME.getBase()->IgnoreParenImpCasts()))
+      return false;
+    const auto *Declared =
+        dyn_cast<CXXRecordDecl>(ME.getMemberDecl()->getDeclContext());
+    const CXXRecordDecl *Dying = Dtor->getParent();
+    return Declared && (Dying == Declared || (Dying->hasDefinition() &&
+                                              Dying->isDerivedFrom(Declared)));
+  }
+
+  /// Whether Target, a member written (emptied, moved from, set), belongs to
+  /// an object whose life ends before anything can read it again: `*this` in
+  /// its own destructor (`~Conn() { on_msg = nullptr; }`), or an object
+  /// freed right after the writes to it (`c->cb = NULL; free(c);`). Such a
+  /// write is tidying, not a state a call on a live object can meet, so the
+  /// facts take no emptying (nor a setting) from it.
+  bool writesDyingObject(const Expr *Target) {
+    const auto *ME = dyn_cast_or_null<MemberExpr>(stripNoise(Target));
+    if (!ME)
+      return false;
+    return inOwnDestructor(*ME) || FreedAfter.count(ME);
+  }
+
+  /// In CS, the member writes `p->f = ..` (and `p->f.reset()`) followed, with
+  /// only more writes to p's members or frees of them between, by a
+  /// statement that frees p (`delete p`, `free(p)`): FreedAfter.
+  void noteFreedAfterWrites(const CompoundStmt &CS) {
+    llvm::SmallVector<const MemberExpr *, 4> Pending;
+    const Expr *PendingBase = nullptr;
+    for (const Stmt *S : CS.body()) {
+      const auto *E = dyn_cast<Expr>(S);
+      E = E ? stripNoise(E) : nullptr;
+      const MemberExpr *Written = E ? memberWritten(*E) : nullptr;
+      const Expr *Base = Written ? stripNoise(Written->getBase()) : nullptr;
+      if (Written && Written->isArrow() &&
+          (!PendingBase || sameStorage(Base, PendingBase))) {
+        Pending.push_back(Written);
+        PendingBase = Base;
+        continue;
+      }
+      const Expr *Freed = E ? freedPointer(*E) : nullptr;
+      if (Freed && PendingBase) {
+        if (sameStorage(Freed, PendingBase)) {
+          FreedAfter.insert(Pending.begin(), Pending.end());
+        } else if (const auto *FM = dyn_cast<MemberExpr>(Freed);
+                   FM && sameStorage(stripNoise(FM->getBase()), PendingBase)) {
+          continue; // `free(c->buf);` before `free(c);`
+        }
+      }
+      Pending.clear();
+      PendingBase = nullptr;
+      if (Written && Written->isArrow()) {
+        Pending.push_back(Written);
+        PendingBase = Base;
+      }
+    }
+  }
+
+  /// The member E writes as a statement: `m = v`, `m.reset()`.
+  static const MemberExpr *memberWritten(const Expr &E) {
+    const Expr *LHS = nullptr;
+    if (std::optional<Assignment> A = assignmentOf(&E))
+      LHS = A->LHS;
+    else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(&E);
+             MC && MC->getMethodDecl() &&
+             MC->getMethodDecl()->getIdentifier() &&
+             MC->getMethodDecl()->getName() == "reset")
+      LHS = MC->getImplicitObjectArgument();
+    return dyn_cast_or_null<MemberExpr>(stripNoise(LHS));
+  }
+
+  /// The pointer E frees as a statement: `delete p`, `free(p)`.
+  static const Expr *freedPointer(const Expr &E) {
+    if (const auto *Del = dyn_cast<CXXDeleteExpr>(&E))
+      return stripNoise(Del->getArgument());
+    if (const auto *Call = dyn_cast<CallExpr>(&E);
+        Call && Call->getNumArgs() == 1 && Call->getDirectCallee() &&
+        Call->getDirectCallee()->getIdentifier() &&
+        Call->getDirectCallee()->getName() == "free" &&
+        Call->getDirectCallee()->isExternC())
+      return stripNoise(Call->getArg(0));
+    return nullptr;
   }
 
   /// In a constructor of the field's class, or of a class derived from it
@@ -654,6 +754,8 @@ private:
   const VarDecl *GlobalVar;
   std::string Global;
   llvm::SmallPtrSet<const InitListExpr *, 8> Seen;
+  /// Member writes whose object is freed right after (noteFreedAfterWrites).
+  llvm::SmallPtrSet<const MemberExpr *, 4> FreedAfter;
   /// Null for a global's initializer.
   std::optional<FunctionBelief> Belief;
 };

@@ -144,6 +144,48 @@ static void forEachCondition(const Stmt &S, ParentMap &PM, F Visit) {
   }
 }
 
+/// Whether S may leave the block it is in: a `return`, `break`, `continue`
+/// or `goto` anywhere inside it (a `break` of a loop or `switch` inside it
+/// counts too, which only errs towards "may").
+static bool mayLeaveEarly(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<ReturnStmt, BreakStmt, ContinueStmt, GotoStmt, IndirectGotoStmt>(S))
+    return true;
+  if (isa<LambdaExpr>(S))
+    return false; // Its returns are its own.
+  return llvm::any_of(S->children(), mayLeaveEarly);
+}
+
+bool alwaysReached(const Stmt &S, const Stmt &Body, ParentMap &PM) {
+  const Stmt *Child = &S;
+  for (const Stmt *P = PM.getParent(Child); P && Child != &Body;
+       Child = P, P = PM.getParent(P)) {
+    if (const auto *If = dyn_cast<IfStmt>(P)) {
+      if (Child != If->getCond() && Child != If->getInit() &&
+          Child != If->getConditionVariableDeclStmt())
+        return false;
+    } else if (const auto *CO = dyn_cast<AbstractConditionalOperator>(P)) {
+      if (Child != CO->getCond())
+        return false;
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
+      if (BO->isLogicalOp() && Child == BO->getRHS())
+        return false;
+    } else if (isa<SwitchStmt, SwitchCase, ForStmt, WhileStmt, DoStmt,
+                   CXXForRangeStmt, CXXCatchStmt, LabelStmt>(P)) {
+      return false;
+    } else if (const auto *CS = dyn_cast<CompoundStmt>(P)) {
+      for (const Stmt *Before : CS->body()) {
+        if (Before == Child)
+          break;
+        if (mayLeaveEarly(Before))
+          return false;
+      }
+    }
+  }
+  return Child == &Body;
+}
+
 std::vector<std::string> guardsAt(const Stmt &S, ParentMap &PM) {
   std::vector<std::string> Out;
   forEachCondition(S, PM, [&](const Expr &Cond, bool Holds) {

@@ -86,6 +86,14 @@ bool objectStateTestedAt(const clang::Stmt &S,
                          clang::ParentMap &PM, const CallableTypes &Types,
                          clang::ASTContext &Ctx);
 
+/// Whether S runs on every path from its function's entry that does not
+/// throw: no enclosing branch, loop, `switch`, `catch` or short circuit, and
+/// no statement before it in an enclosing block that may leave early (a
+/// `return`, `break`, `continue` or `goto` inside it). What a caller passes
+/// then reaches S as it is.
+bool alwaysReached(const clang::Stmt &S, const clang::Stmt &Body,
+                   clang::ParentMap &PM);
+
 /// The fields (of any object) that the enclosing `if`s and `?:` on the
 /// branch taken, and the early exits before S, prove non-empty where S is
 /// evaluated (`if (io.get_fn != NULL) install(...)`).

@@ -476,6 +476,8 @@ void PolicyCallAnalyzer::Impl::addContext(const CallSite &Site,
     if (const auto *ME = dyn_cast<MemberExpr>(stripNoise(Site.Callable)))
       C.ModeTested = objectStateTestedAt(*Site.Call, *ME,
                                          Indexes.of(FD).parents(), Types, Ctx);
+    C.AlwaysReached =
+        alwaysReached(*Site.Call, *Body, Indexes.of(FD).parents());
   }
   const auto *ME = dyn_cast<MemberExpr>(stripNoise(Site.Callable));
   const auto *Field = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;

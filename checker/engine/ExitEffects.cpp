@@ -4,6 +4,7 @@
 #include "CallableValues.h"
 #include "PolicyCallModel.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 
 using namespace clang;
 using namespace clang::dataflow;
@@ -28,6 +29,20 @@ fieldsProvenSet(const PathQuery &Q, const CallableTypes &Types) {
   return Out;
 }
 
+/// Whether nothing in Def (its body, a constructor's initializers) writes P,
+/// takes its address or binds it to a non-const reference.
+static bool neverWritten(const ParmVarDecl &P, const FunctionDecl &Def,
+                         ASTContext &Ctx) {
+  if (Def.getBody() && ExprMutationAnalyzer(*Def.getBody(), Ctx).isMutated(&P))
+    return false;
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(&Def))
+    for (const CXXCtorInitializer *I : Ctor->inits())
+      if (I->getInit() &&
+          ExprMutationAnalyzer(*I->getInit(), Ctx).isMutated(&P))
+        return false;
+  return true;
+}
+
 /// The bool members whose truth at a constructor's exit is compared with
 /// the callable fields' states: each comparison is a solver question.
 constexpr unsigned MaxExitFlags = 4;
@@ -43,18 +58,27 @@ ExitEffect exitEffectOf(const FunctionDecl &Def, ASTContext &Ctx,
   // Likewise the callable fields', to tell the fields a body leaves as they
   // were from those it changes.
   llvm::DenseMap<const FieldDecl *, const dataflow::Formula *> AtEntry;
+  // Pointer parameters get their state where they are first read, not at
+  // the entry (Transfer::readPointer): one the body never writes has that
+  // same state at the exit, so it is read there.
+  llvm::SmallVector<const ParmVarDecl *, 2> ReadLater;
   bool SawEntry = false;
   llvm::Error Err = runPolicyCallModel(
       Def, Ctx, Types, Oracle, MaxSolverIterations, MaxBlockVisits,
       [&](const CFGElement &, const PathQuery &Q) {
         if (std::exchange(SawEntry, true))
           return;
-        for (const ParmVarDecl *P : Def.parameters())
-          if (Types.isNullable(P->getType()))
-            if (CallableState St = ::wrapguard::stateOf(*P, Q.env(), Types);
-                St.NonEmpty)
-              Params.push_back(
-                  {P->getFunctionScopeIndex(), &St.NonEmpty->formula()});
+        for (const ParmVarDecl *P : Def.parameters()) {
+          if (!Types.isNullable(P->getType()))
+            continue;
+          if (CallableState St = ::wrapguard::stateOf(*P, Q.env(), Types);
+              St.NonEmpty)
+            Params.push_back(
+                {P->getFunctionScopeIndex(), &St.NonEmpty->formula()});
+          else if (!isRecordKind(Types.classify(P->getType())) &&
+                   neverWritten(*P, Def, Ctx))
+            ReadLater.push_back(P);
+        }
         if (const dataflow::RecordStorageLocation *This =
                 Q.env().getThisPointeeStorageLocation())
           for (const auto &[D, L] : This->children())
@@ -65,6 +89,11 @@ ExitEffect exitEffectOf(const FunctionDecl &Def, ASTContext &Ctx,
                 AtEntry[F] = &St.NonEmpty->formula();
       },
       [&](const PathQuery &Q) {
+        for (const ParmVarDecl *P : ReadLater)
+          if (CallableState St = ::wrapguard::stateOf(*P, Q.env(), Types);
+              St.NonEmpty)
+            Params.push_back(
+                {P->getFunctionScopeIndex(), &St.NonEmpty->formula()});
         for (const FieldDecl *F : fieldsProvenSet(Q, Types))
           X.Set.insert(F);
         const dataflow::RecordStorageLocation *This =

@@ -178,6 +178,7 @@ void PassedFieldFacts::merge(const PassedFieldFacts &Other) {
   Calls += Other.Calls;
   Set += Other.Set;
   keepFirst(UnsetAt, Other.UnsetAt);
+  keepFirst(EmptyAt, Other.EmptyAt);
   for (const auto &[Assumed, Count] : Other.SetIf)
     SetIf[Assumed] += Count;
 }
@@ -505,6 +506,7 @@ static json::Value sourceToJSON(const SourceFacts &S) {
     for (const auto &[K, F] : S.PassedFields) {
       json::Object FO{{"calls", F.Calls}, {"set", F.Set}};
       putLoc(FO, "unsetAt", F.UnsetAt);
+      putLoc(FO, "emptyAt", F.EmptyAt);
       if (!F.SetIf.empty()) {
         json::Array SetIf;
         for (const auto &[Assumed, Count] : F.SetIf) {
@@ -744,6 +746,7 @@ static Error sourceFromJSON(StringRef Key, const json::Value &V,
       if (!FO || !readCount(*FO, "calls", F.Calls) ||
           !readCount(*FO, "set", F.Set) || F.Set > F.Calls ||
           !factLocFromJSON(FO->get("unsetAt"), F.UnsetAt) ||
+          !factLocFromJSON(FO->get("emptyAt"), F.EmptyAt) ||
           !setIfFromJSON(FO->getArray("setIf"), F))
         return bad("the passed field '" + FieldKey + "' of '" + Key +
                    "' is malformed");
@@ -860,6 +863,8 @@ json::Value Candidate::toJSON() const {
     O["strict"] = true;
   if (ModeTested)
     O["modeTested"] = true;
+  if (AlwaysReached)
+    O["alwaysReached"] = true;
   return O;
 }
 
@@ -884,6 +889,7 @@ bool Candidate::fromJSON(const json::Value &V, Candidate &Out) {
   Out.PolicyNames = O->getString("policyNames").value_or("").str();
   Out.Strict = O->getBoolean("strict").value_or(false);
   Out.ModeTested = O->getBoolean("modeTested").value_or(false);
+  Out.AlwaysReached = O->getBoolean("alwaysReached").value_or(false);
   StringRef During = O->getString("during").value_or("");
   for (Lifecycle L :
        {Lifecycle::None, Lifecycle::Constructor, Lifecycle::Destructor})

@@ -175,6 +175,9 @@ struct PassedFieldFacts {
   /// Calls where the flow analysis of the caller proved the field set.
   unsigned Set = 0;
   FactLoc UnsetAt; ///< The first call that did not prove it.
+  /// The first call where the flow analysis of the caller proved the field
+  /// empty (`Timer t(nullptr); t.start();`).
+  FactLoc EmptyAt;
   /// Calls that proved it set only with effects assumed of methods defined
   /// in other TUs (`ws->setOnMessageCallback(lambda); ws->run();`), counted
   /// per set of assumptions, sorted.
@@ -375,6 +378,11 @@ struct Candidate {
   /// object's mode here, and evidence about the field from elsewhere does not
   /// say which mode leaves it empty.
   bool ModeTested = false;
+  /// The call runs on every path from its function's entry that does not
+  /// throw (Guards.h, alwaysReached): what a caller passes reaches it as it
+  /// is, so a caller that proves the field empty on the object it passes
+  /// (SourceFacts::PassedFields, EmptyAt) is evidence.
+  bool AlwaysReached = false;
 
   llvm::json::Value toJSON() const;
   static bool fromJSON(const llvm::json::Value &V, Candidate &Out);

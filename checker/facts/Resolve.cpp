@@ -68,7 +68,7 @@ public:
       E = judgeFunction(*S, Subject, Why);
       break;
     case SourceKind::Field:
-      E = judgeField(*S, Why, Depth);
+      E = judgeField(Key, *S, Why, Depth);
       break;
     case SourceKind::Parameter:
       E = judgeParameter(*S, Why, Depth, Required);
@@ -356,8 +356,46 @@ private:
     return First;
   }
 
-  Emptiness judgeField(const SourceFacts &F, std::vector<Evidence> &Why,
-                       unsigned Depth) {
+  /// Where a caller's flow analysis proved field Key empty on the object it
+  /// hands the calling function (C.Through: a parameter, or a method's own
+  /// object): `Ops a{nullptr}; exec(&a);` with exec calling `o->run`. Only
+  /// for a call that runs on every path through the function
+  /// (C.AlwaysReached), where the caller's state reaches it as it is: under
+  /// a condition (a flag, a `switch` on a kind, a loop), the caller may have
+  /// chosen a path that does not call it.
+  const FactLoc *emptyWherePassed(StringRef Key) {
+    if (C.Through.empty() || !C.AlwaysReached || !C.Guards.empty() ||
+        !C.Requires.empty() || !C.Slots.empty() || C.ModeTested)
+      return nullptr;
+    const SourceFacts *P = Facts.find(C.Through);
+    if (!P || !P->Overrides.empty())
+      return nullptr;
+    auto It = P->PassedFields.find(Key.str());
+    return It != P->PassedFields.end() && It->second.EmptyAt.valid()
+               ? &It->second.EmptyAt
+               : nullptr;
+  }
+
+  /// The field's own evidence first (its notes stay as they were); where it
+  /// gives none, a caller that passes the object with the field proven
+  /// empty decides, whatever the constructions say.
+  Emptiness judgeField(StringRef Key, const SourceFacts &F,
+                       std::vector<Evidence> &Why, unsigned Depth) {
+    Emptiness E = judgeFieldFacts(F, Why, Depth);
+    if (E == Emptiness::MayBeEmpty || Depth != 0)
+      return E;
+    const FactLoc *At = emptyWherePassed(Key);
+    if (!At)
+      return E;
+    const SourceFacts *P = Facts.find(C.Through);
+    Why.push_back({passedObjectEmptyNote(P->Name, P->Owner, F.Name,
+                                         At->Function, At->shortText()),
+                   *At});
+    return Emptiness::MayBeEmpty;
+  }
+
+  Emptiness judgeFieldFacts(const SourceFacts &F, std::vector<Evidence> &Why,
+                            unsigned Depth) {
     // The call runs only where the function tested another state of the
     // object (`if (ptr) del(ptr);`): which constructions, emptyings or tests
     // elsewhere meet that state, the facts do not say. A construction in the

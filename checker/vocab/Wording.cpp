@@ -179,6 +179,20 @@ std::string passedEmptyNote(StringRef Param, StringRef Function,
       .str();
 }
 
+std::string passedObjectEmptyNote(StringRef Param, StringRef Function,
+                                  StringRef Field, StringRef Caller,
+                                  StringRef Where) {
+  if (Param == "this")
+    return formatv("'{0}' is called on an object whose '{1}' is empty, in "
+                   "'{2}' ({3})",
+                   Function, Field, Caller, Where)
+        .str();
+  return formatv("'{0}' of '{1}' is passed an object whose '{2}' is empty, in "
+                 "'{3}' ({4})",
+                 Param, Function, Field, Caller, Where)
+      .str();
+}
+
 std::string passedFromNote(StringRef Param, StringRef Function,
                            StringRef Source, StringRef Caller,
                            StringRef Where) {

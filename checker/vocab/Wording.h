@@ -142,6 +142,13 @@ std::string passedEmptyNote(llvm::StringRef Param, llvm::StringRef Function,
                             llvm::StringRef Caller, llvm::StringRef Where);
 /// "'PARAM' of 'FUNCTION' is passed a value from 'SOURCE' in 'CALLER'
 /// (WHERE)"
+/// A field of the object a function receives (Param: a parameter's name, or
+/// "this" for a method's own object), proven empty by the caller's flow
+/// analysis where it calls Function.
+std::string passedObjectEmptyNote(llvm::StringRef Param,
+                                  llvm::StringRef Function,
+                                  llvm::StringRef Field, llvm::StringRef Caller,
+                                  llvm::StringRef Where);
 std::string passedFromNote(llvm::StringRef Param, llvm::StringRef Function,
                            llvm::StringRef Source, llvm::StringRef Caller,
                            llvm::StringRef Where);

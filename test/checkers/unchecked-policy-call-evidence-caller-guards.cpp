@@ -85,7 +85,8 @@ public:
   void emit_public() {
     callback("public");
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: call through possibly empty callable 'callback' [wrapguard-unchecked-policy-call]
-    // CHECK-NOTES: :[[@LINE-2]]:5: note: a value from 'Exporter::callback' is checked for emptiness in 'Exporter::run' ({{.*}}.cpp:[[@LINE-11]])
+    // CHECK-NOTES: :[[@LINE-2]]:5: note: 'Exporter' is constructed with 'Exporter(ExportFn)', which leaves 'Exporter::callback' empty, in 'use_exporters' ({{.*}}.cpp:[[@LINE+44]])
+    // CHECK-NOTES: :[[@LINE-3]]:5: note: a value from 'Exporter::callback' is checked for emptiness in 'Exporter::run' ({{.*}}.cpp:[[@LINE-12]])
   }
 
   // A public method too, called only under a test of its object's field.
@@ -99,7 +100,8 @@ private:
   void emit_loud() {
     callback("loud");
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: call through possibly empty callable 'callback' [wrapguard-unchecked-policy-call]
-    // CHECK-NOTES: :[[@LINE-2]]:5: note: a value from 'Exporter::callback' is checked for emptiness in 'Exporter::run' ({{.*}}.cpp:[[@LINE-25]])
+    // CHECK-NOTES: :[[@LINE-2]]:5: note: 'Exporter' is constructed with 'Exporter(ExportFn)', which leaves 'Exporter::callback' empty, in 'use_exporters' ({{.*}}.cpp:[[@LINE+29]])
+    // CHECK-NOTES: :[[@LINE-3]]:5: note: a value from 'Exporter::callback' is checked for emptiness in 'Exporter::run' ({{.*}}.cpp:[[@LINE-27]])
   }
   ExportFn callback;
 };
@@ -119,7 +121,8 @@ private:
   void emit() {
     callback("relayed");
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: call through possibly empty callable 'callback' [wrapguard-unchecked-policy-call]
-    // CHECK-NOTES: :[[@LINE-2]]:5: note: a value from 'Relay::callback' is checked for emptiness in 'Relay::forward' ({{.*}}.cpp:[[@LINE-10]])
+    // CHECK-NOTES: :[[@LINE-2]]:5: note: 'Relay' is constructed with 'Relay(ExportFn)', which leaves 'Relay::callback' empty, in 'use_exporters' ({{.*}}.cpp:[[@LINE+11]])
+    // CHECK-NOTES: :[[@LINE-3]]:5: note: a value from 'Relay::callback' is checked for emptiness in 'Relay::forward' ({{.*}}.cpp:[[@LINE-11]])
   }
   ExportFn callback;
 };
@@ -146,7 +149,8 @@ struct CastInfo {
   int InitUnchecked(int x) const {
     return init_local_state(x);
     // CHECK-NOTES: :[[@LINE-1]]:12: warning: call through possibly empty callable 'init_local_state' [wrapguard-unchecked-policy-call]
-    // CHECK-NOTES: :[[@LINE-2]]:12: note: a value from 'CastInfo::init_local_state' is checked for emptiness in 'CastInfo::HasInitLocalState' ({{.*}}.cpp:[[@LINE-7]])
+    // CHECK-NOTES: :[[@LINE-2]]:12: note: 'CastInfo' is constructed with 'CastInfo(InitFn)', which leaves 'CastInfo::init_local_state' empty, in 'use_casts' ({{.*}}.cpp:[[@LINE+22]])
+    // CHECK-NOTES: :[[@LINE-3]]:12: note: a value from 'CastInfo::init_local_state' is checked for emptiness in 'CastInfo::HasInitLocalState' ({{.*}}.cpp:[[@LINE-8]])
   }
   InitFn init_local_state;
 };

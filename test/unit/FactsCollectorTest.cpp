@@ -85,5 +85,82 @@ TEST(FactsBelief, AFunctionResultTestedOnlyToRejectIsNoBelief) {
   EXPECT_EQ(T["make"], 1u);
 }
 
+/// Name -> (emptied where it runs anyway, emptied in methods, set again).
+struct Emptyings {
+  bool At = false;
+  unsigned In = 0;
+  bool Set = false;
+};
+std::map<std::string, Emptyings> emptyingsByName(llvm::StringRef Code) {
+  std::map<std::string, Emptyings> Out;
+  std::unique_ptr<clang::ASTUnit> AST = test::parse(Code);
+  if (!AST)
+    return Out;
+  PolicyCallAnalyzer A(AST->getASTContext(), AnalysisOptions());
+  ProjectFacts F;
+  A.collectFacts(F);
+  for (const auto &[Key, S] : F.sources())
+    Out[S.Name] = {S.EmptiedAt.valid(),
+                   static_cast<unsigned>(S.EmptiedIn.size()), S.SetAt.valid()};
+  return Out;
+}
+
+TEST(FactsEmptyings, WritesToADyingObjectAreNone) {
+  auto E = emptyingsByName(R"cc(
+    #include <cstdlib>
+    #include <functional>
+    using Fn = std::function<void()>;
+    struct Conn {
+      Fn on_msg, on_close;
+      ~Conn() { on_msg = nullptr; on_close = [] {}; }
+    };
+    struct Chain {
+      Fn cb;
+      Chain *next;
+      ~Chain() { next->cb = nullptr; }
+    };
+    struct Raw { void (*read)(int); void (*write)(int); char *buf; };
+    void destroy(Raw *r) { r->read = NULL; free(r->buf); free(r); }
+    void reset(Raw *r) { r->write = NULL; free(r->buf); }
+  )cc");
+  // The destructor's writes to its own object: no emptying, no setting.
+  EXPECT_FALSE(E["Conn::on_msg"].At);
+  EXPECT_FALSE(E["Conn::on_close"].Set);
+  // Another object's member, emptied in a destructor: an emptying.
+  EXPECT_TRUE(E["Chain::cb"].At);
+  // Freed right after: none; only its buffer freed: an emptying.
+  EXPECT_FALSE(E["Raw::read"].At);
+  EXPECT_TRUE(E["Raw::write"].At);
+}
+
+TEST(FactsEmptyings, AMethodTheDestructorCallsRunsOnlyAsTheObjectDies) {
+  std::unique_ptr<clang::ASTUnit> AST = test::parse(R"cc(
+    #include <functional>
+    struct Session {
+      std::function<void()> cb;
+      ~Session() { teardown(); }
+      void teardown() { cb = nullptr; }
+    };
+    struct Channel {
+      std::function<void()> cb;
+      ~Channel() { teardown(); }
+      void stop() { teardown(); }
+      void teardown() { cb = nullptr; }
+    };
+  )cc");
+  ASSERT_TRUE(AST);
+  PolicyCallAnalyzer A(AST->getASTContext(), AnalysisOptions());
+  ProjectFacts F;
+  A.collectFacts(F);
+  auto CalledNamed = [&](llvm::StringRef Name) {
+    for (const auto &[Key, S] : F.sources())
+      if (S.Kind == SourceKind::Function && S.Name == Name)
+        return S.Called;
+    return false;
+  };
+  EXPECT_FALSE(CalledNamed("Session::teardown"));
+  EXPECT_TRUE(CalledNamed("Channel::teardown"));
+}
+
 } // namespace
 } // namespace wrapguard

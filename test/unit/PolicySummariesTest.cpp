@@ -108,5 +108,52 @@ TEST(PolicySummariesTest, MethodEffectsComeFromTheExitState) {
   EXPECT_EQ(Got, Expected);
 }
 
+TEST(PolicySummariesTest, PointerParametersAreCopiedAsTheyWereRead) {
+  // A pointer parameter has its state from its first read, not from the
+  // entry; one the body never writes is the same at the exit, so a field
+  // stored from it is a copy. One the body replaces or whose address it
+  // takes is no copy.
+  auto AST = test::parse(R"cc(
+    struct W { void go(); };
+    using Fn = void (*)(int);
+    using M = void (W::*)();
+    void dflt(int);
+    void touch(Fn *);
+    struct S {
+      void set(Fn f) { fn = f; }
+      void set_method(M m) { method = m; }
+      void replace(Fn f) { if (!f) f = &dflt; fn = f; }
+      void escape(Fn f) { touch(&f); fn = f; }
+      void unread(Fn f) {}
+      Fn fn;
+      M method;
+    };
+  )cc");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  AnalysisOptions Opts;
+  CallableTypes Types(Opts.NullableCallableTypes, Opts.InvokeMethods);
+  PolicySummaries Summaries(Ctx, Opts, Types);
+  std::map<std::string, std::string> Got;
+  for (const BoundNodes &N :
+       match(cxxMethodDecl(isDefinition(), unless(isImplicit()),
+                           ofClass(hasName("S")))
+                 .bind("m"),
+             Ctx)) {
+    const auto *Method = N.getNodeAs<CXXMethodDecl>("m");
+    std::string Text;
+    if (const MethodEffect *E = Summaries.methodEffect(*Method))
+      for (const auto &[F, Index] : E->FromParameter)
+        Text += F->getNameAsString() + "<-" + std::to_string(Index) + " ";
+    Got[Method->getNameAsString()] = Text;
+  }
+  std::map<std::string, std::string> Expected = {
+      {"set", "fn<-0 "}, {"set_method", "method<-0 "},
+      {"replace", ""},   {"escape", ""},
+      {"unread", ""},
+  };
+  EXPECT_EQ(Got, Expected);
+}
+
 } // namespace
 } // namespace wrapguard

@@ -668,6 +668,79 @@ TEST(EvidenceCallerGuards, MergeAddsAndJSONRoundTrips) {
   EXPECT_NE(relevantFacts(From, Cs).find("p:run#0"), nullptr);
 }
 
+TEST(EvidenceCallerGuards,
+     ACallerProvingTheFieldEmptyDecidesAnAlwaysReachedCall) {
+  // `pad` is per mode: conv sets it, deconv does not. By default that alone
+  // is no finding.
+  ProjectFacts F = backend();
+  addConstruction(F, construction("f:conv", "Backend(ConvP *, Fn)",
+                                  {notCallable(), set()},
+                                  at("/p/conv.cpp", 12, "Conv::init")));
+  addConstruction(F, construction("f:deconv", "Backend(DeconvP *)",
+                                  {notCallable()},
+                                  at("/p/deconv.cpp", 7, "Deconv::init")));
+  SourceFacts &P = F.get("p:run#0", SourceKind::Parameter, "b");
+  P.Owner = "run";
+  PassedFieldFacts &PF = P.PassedFields["m:pad"];
+  PF.Calls = 2;
+  PF.Set = 1;
+  PF.UnsetAt = at("/p/main.cpp", 20, "main");
+  Candidate C = through("m:pad");
+  C.AlwaysReached = true;
+  EXPECT_FALSE(resolve(F, C).Report);
+  // A call that passes the object with `pad` proven empty decides it.
+  PF.EmptyAt = at("/p/main.cpp", 20, "main");
+  Resolution R = resolve(F, C);
+  ASSERT_TRUE(R.Report);
+  EXPECT_EQ(R.Notes.back().Message, "'b' of 'run' is passed an object whose "
+                                    "'Backend::pad' is empty, in 'main' "
+                                    "(main.cpp:20)");
+  // ...but not a call the function may skip, nor one under a condition the
+  // facts weigh, nor an override's.
+  Candidate Skipped = through("m:pad");
+  EXPECT_FALSE(resolve(F, Skipped).Report);
+  Candidate Flagged = C;
+  Flagged.Guards = {"m:use_bias"};
+  EXPECT_FALSE(resolve(F, Flagged).Report);
+  Candidate Mode = C;
+  Mode.ModeTested = true;
+  EXPECT_FALSE(resolve(F, Mode).Report);
+  P.Overrides = {"p:base#0"};
+  EXPECT_FALSE(resolve(F, C).Report);
+  P.Overrides.clear();
+  // A method's own object is named as such.
+  SourceFacts &This = F.get("p:fire#this", SourceKind::Parameter, "this");
+  This.Owner = "Backend::fire";
+  This.PassedFields["m:pad"] = PF;
+  C.Through = "p:fire#this";
+  R = resolve(F, C);
+  ASSERT_TRUE(R.Report);
+  EXPECT_EQ(R.Notes.back().Message,
+            "'Backend::fire' is called on an object whose 'Backend::pad' is "
+            "empty, in 'main' (main.cpp:20)");
+  // The place merges as the first one, and round-trips with the candidate's
+  // flag.
+  ProjectFacts G = guardedRun(1, 0);
+  G.get("p:run#0", SourceKind::Parameter, "b").PassedFields["m:bwd"].EmptyAt =
+      at("/p/a.cpp", 9, "a");
+  ProjectFacts H = guardedRun(1, 0);
+  H.get("p:run#0", SourceKind::Parameter, "b").PassedFields["m:bwd"].EmptyAt =
+      at("/p/b.cpp", 3, "b");
+  ProjectFacts GH = G, HG = H;
+  GH.merge(H);
+  HG.merge(G);
+  EXPECT_EQ(text(GH.toJSON()), text(HG.toJSON()));
+  EXPECT_EQ(GH.find("p:run#0")->PassedFields.at("m:bwd").EmptyAt.Function, "a");
+  auto Back = ProjectFacts::fromJSON(GH.toJSON());
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  EXPECT_EQ(text(Back->toJSON()), text(GH.toJSON()));
+  Candidate CB;
+  ASSERT_TRUE(Candidate::fromJSON(C.toJSON(), CB));
+  EXPECT_TRUE(CB.AlwaysReached);
+  ASSERT_TRUE(Candidate::fromJSON(through("m:pad").toJSON(), CB));
+  EXPECT_FALSE(CB.AlwaysReached);
+}
+
 TEST(EvidenceLoaders, ALoadedFieldMayBeEmptyAndMerges) {
   ProjectFacts A, B;
   SourceFacts &FA = A.get("m:init", SourceKind::Field, "Api::init");
