@@ -79,6 +79,13 @@ public:
   virtual const clang::VarDecl *storageReturned(const clang::FunctionDecl &) {
     return nullptr;
   }
+  /// For a method returning a reference to a callable, the member of its
+  /// object that its one statement returns (`const Cb &cb() const { return
+  /// m_cb; }`): its calls denote that member of the object they are called
+  /// on.
+  virtual const clang::FieldDecl *fieldReturned(const clang::CXXMethodDecl &) {
+    return nullptr;
+  }
   /// Whether FD's visible body reads only its parameters (and what they
   /// point to) and constants, and writes nothing outside itself: two calls
   /// with the same arguments give the same value.
@@ -127,6 +134,10 @@ public:
   }
   const clang::VarDecl *storageReturned(const clang::FunctionDecl &F) override {
     return Inner.storageReturned(F);
+  }
+  const clang::FieldDecl *
+  fieldReturned(const clang::CXXMethodDecl &M) override {
+    return Inner.fieldReturned(M);
   }
   bool isPure(const clang::FunctionDecl &F) override { return Inner.isPure(F); }
   bool isLoader(const clang::FunctionDecl &F) override {

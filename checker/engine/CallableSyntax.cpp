@@ -38,8 +38,7 @@ std::optional<Equality> equalityOf(const Expr &E) {
   return std::nullopt;
 }
 
-std::optional<NullComparison> nullComparisonOf(const Expr &E,
-                                               ASTContext &Ctx) {
+std::optional<NullComparison> nullComparisonOf(const Expr &E, ASTContext &Ctx) {
   std::optional<Equality> Eq = equalityOf(E);
   if (!Eq)
     return std::nullopt;

@@ -663,6 +663,7 @@ private:
                          const MethodEffect &Effect);
   Bools defaultArgumentState(const Expr &Default);
   bool referenceGetter(const CallExpr &Call, const FunctionDecl &FD);
+  bool memberGetter(const CallExpr &Call, const FunctionDecl &FD);
   bool fieldTest(const CXXMemberCallExpr &MC);
   std::optional<std::vector<const void *>> pureKey(const CallExpr &Call,
                                                    const FunctionDecl &FD);
@@ -1107,6 +1108,31 @@ bool Transfer::referenceGetter(const CallExpr &Call, const FunctionDecl &FD) {
   return true;
 }
 
+/// `cfg.cb()` where cb returns a reference to a member of its object: the
+/// call denotes that member of that object, so `if (cfg.cb()) cfg.cb()(x);`
+/// is guarded as `if (cfg.m_cb) cfg.m_cb(x);` is (cpprestsdk's
+/// `get_ssl_context_callback()`).
+bool Transfer::memberGetter(const CallExpr &Call, const FunctionDecl &FD) {
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(&Call);
+  const auto *MD = dyn_cast<CXXMethodDecl>(&FD);
+  const FieldDecl *F = MC && MD ? C.Oracle.fieldReturned(*MD) : nullptr;
+  const Expr *Obj = F ? MC->getImplicitObjectArgument() : nullptr;
+  RecordStorageLocation *Loc = Obj ? objectOf(*Obj, Env) : nullptr;
+  if (!Loc)
+    return false;
+  // children(), not getChild(): only the fields the function uses, or
+  // whose class's methods it calls, are modelled.
+  for (const auto &[D, L] : Loc->children()) {
+    if (D != F || !L)
+      continue;
+    Env.setStorageLocation(Call, *L);
+    if (!stateOf(Call, Env, C.Types).NonEmpty)
+      W.setState(Call, W.unknownState());
+    return true;
+  }
+  return false;
+}
+
 /// The callee and its arguments' values (or storage), when FD is pure and
 /// the environment tracks every argument: two calls with equal keys give
 /// the same result.
@@ -1344,7 +1370,8 @@ void Transfer::VisitCallExpr(const CallExpr *Call) {
   W.invalidateArgs(FD, Args);
   if (!W.isCallable(*Call))
     return;
-  if (FD && Call->isGLValue() && referenceGetter(*Call, *FD))
+  if (FD && Call->isGLValue() &&
+      (referenceGetter(*Call, *FD) || memberGetter(*Call, *FD)))
     return;
   Bools Result = W.fromEmptiness(C.Oracle.classifyCallResult(*Call));
   if (Call->isPRValue() && !Call->getType()->isRecordType())

@@ -182,6 +182,29 @@ const VarDecl *PolicySummaries::storageReturned(const FunctionDecl &FD) {
   return It->second;
 }
 
+const FieldDecl *PolicySummaries::fieldReturned(const CXXMethodDecl &Method) {
+  const FunctionDecl *Def = nullptr;
+  if (Method.isStatic() || !Method.getReturnType()->isLValueReferenceType() ||
+      !Types.isNullable(Method.getReturnType()) ||
+      (Method.isVirtual() && !Method.hasAttr<FinalAttr>() &&
+       !Method.getParent()->hasAttr<FinalAttr>()) ||
+      !Method.hasBody(Def) || !Def || Def->isDependentContext())
+    return nullptr;
+  // One statement, `return m_cb;`: a getter that also computes or fills
+  // the member in (`if (!m_cb) m_cb = dflt;`) changes what it denotes.
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
+  const auto *Ret = Body && Body->size() == 1
+                        ? dyn_cast<ReturnStmt>(Body->body_front())
+                        : nullptr;
+  const auto *ME = Ret && Ret->getRetValue()
+                       ? dyn_cast<MemberExpr>(stripNoise(Ret->getRetValue()))
+                       : nullptr;
+  if (!ME || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+    return nullptr;
+  const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  return F && !F->getType()->isReferenceType() ? F : nullptr;
+}
+
 namespace {
 /// Whether a body reads only its parameters, its locals and constants, and
 /// writes only its locals; calls are allowed to functions the callback

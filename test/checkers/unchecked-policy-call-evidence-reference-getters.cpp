@@ -70,3 +70,43 @@ void log_copy(const char *msg) {
   // CHECK-NOTES: :[[@LINE-2]]:3: note: check that 'sink_copy()' is not empty before this call, e.g. 'if (sink_copy())'
   // CHECK-MESSAGES-STRICT: :[[@LINE-3]]:3: warning: call through callable 'sink_copy()', which is always empty here [wrapguard-unchecked-policy-call]
 }
+
+// A method that returns a reference to a member of its object denotes that
+// member of the object it is called on (cpprestsdk's
+// `if (m_config.get_ssl_context_callback())
+// m_config.get_ssl_context_callback()(*ctx);`).
+class Config {
+public:
+  const Cb &on_ready() const { return m_on_ready; }
+  void set_on_ready(Cb cb) { m_on_ready = std::move(cb); }
+  void clear() { m_on_ready = nullptr; }
+
+private:
+  Cb m_on_ready;
+};
+
+void start(const Config &config) {
+  if (config.on_ready())
+    config.on_ready()("ready"); // no-warning
+}
+
+// True neighbours: another object's member, and the member emptied between
+// the test and the call.
+void start_other(const Config &a, const Config &b) {
+  if (a.on_ready())
+    b.on_ready()("ready");
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: call through possibly empty callable 'b.on_ready()' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-2]]:5: note: check that 'b.on_ready()' is not empty before this call, e.g. 'if (b.on_ready())'
+  // CHECK-NOTES: :[[@LINE-3]]:5: note: a value from 'Config::on_ready' is checked for emptiness in 'start' ({{.*}}.cpp:[[@LINE-11]])
+  // CHECK-MESSAGES-STRICT: :[[@LINE-4]]:5: warning: call through possibly empty callable 'b.on_ready()' [wrapguard-unchecked-policy-call]
+}
+
+void start_cleared(Config &config) {
+  if (config.on_ready()) {
+    config.clear();
+    config.on_ready()("ready");
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: call through callable 'config.on_ready()', which is always empty here [wrapguard-unchecked-policy-call]
+    // CHECK-NOTES: :[[@LINE-2]]:5: note: check that 'config.on_ready()' is not empty before this call, e.g. 'if (config.on_ready())'
+    // CHECK-MESSAGES-STRICT: :[[@LINE-3]]:5: warning: call through callable 'config.on_ready()', which is always empty here [wrapguard-unchecked-policy-call]
+  }
+}

@@ -155,5 +155,45 @@ TEST(PolicySummariesTest, PointerParametersAreCopiedAsTheyWereRead) {
   EXPECT_EQ(Got, Expected);
 }
 
+TEST(PolicySummariesTest, MemberGettersDenoteTheirMember) {
+  // A method whose one statement returns a member by reference denotes it;
+  // a copy, a getter that fills the member in first, another object's
+  // member and a virtual method do not.
+  auto AST = test::parse(R"cc(
+    #include <functional>
+    using Cb = std::function<void()>;
+    struct C {
+      const Cb &get() const { return m; }
+      Cb &mut() { return (m); }
+      Cb copy() const { return m; }
+      Cb &lazy() { if (!m) m = [] {}; return m; }
+      Cb &other() { return peer->m; }
+      virtual Cb &virt() { return m; }
+      Cb m;
+      C *peer;
+    };
+  )cc");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  AnalysisOptions Opts;
+  CallableTypes Types(Opts.NullableCallableTypes, Opts.InvokeMethods);
+  PolicySummaries Summaries(Ctx, Opts, Types);
+  std::map<std::string, std::string> Got;
+  for (const BoundNodes &N :
+       match(cxxMethodDecl(isDefinition(), unless(isImplicit()),
+                           ofClass(hasName("C")))
+                 .bind("m"),
+             Ctx)) {
+    const auto *M = N.getNodeAs<CXXMethodDecl>("m");
+    const FieldDecl *F = Summaries.fieldReturned(*M);
+    Got[M->getNameAsString()] = F ? F->getNameAsString() : "";
+  }
+  std::map<std::string, std::string> Expected = {
+      {"get", "m"}, {"mut", "m"},  {"copy", ""},
+      {"lazy", ""}, {"other", ""}, {"virt", ""},
+  };
+  EXPECT_EQ(Got, Expected);
+}
+
 } // namespace
 } // namespace wrapguard
