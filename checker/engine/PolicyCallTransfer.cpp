@@ -9,6 +9,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtOpenMP.h"
 #include "clang/AST/StmtVisitor.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/Basic/Builtins.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -257,6 +258,72 @@ public:
       return;
     for (unsigned I = 0; I < Args.size() && I < FD->getNumParams(); ++I)
       invalidateArg(*Args[I], FD->getParamDecl(I)->getType());
+    // A lambda handed to the call may run in it, or later from where the
+    // callee keeps it: what it writes through its reference captures is
+    // unknown from here on (pistache's `Promise p([&](.., Rejection &r) {
+    // rejecter = std::make_unique<Rejection>(std::move(r)); });`, which
+    // runs the lambda in the constructor).
+    for (const Expr *Arg : Args)
+      if (const CXXRecordDecl *Closure = closurePassed(*Arg))
+        invalidateCapturesWritten(*Closure);
+    // Calling a lambda runs it here.
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+        MD && MD->getParent()->isLambda() &&
+        MD == MD->getParent()->getLambdaCallOperator())
+      invalidateCapturesWritten(*MD->getParent());
+  }
+
+  /// The closure class of the lambda Arg passes: the lambda expression
+  /// itself, a std::function made from it, or a local variable initialised
+  /// with one (moved or not).
+  static const CXXRecordDecl *closurePassed(const Expr &Arg) {
+    const Expr *E = stripNoise(&Arg);
+    for (int Hop = 0; E && Hop < 3; ++Hop) {
+      if (const Expr *Moved = movedFromObject(E))
+        E = stripNoise(Moved);
+      if (const CXXRecordDecl *RD = E->getType()->getAsCXXRecordDecl();
+          RD && RD->isLambda())
+        return RD;
+      if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
+          CE && CE->getNumArgs() >= 1)
+        E = stripNoise(CE->getArg(0));
+      else if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+        const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+        E = VD && VD->hasLocalStorage() && VD->getInit()
+                ? stripNoise(VD->getInit())
+                : nullptr;
+      } else
+        E = nullptr;
+    }
+    return nullptr;
+  }
+
+  /// Sets unknown each nullable callable that the lambda of class Closure
+  /// captures by reference and whose body may change it.
+  void invalidateCapturesWritten(const CXXRecordDecl &Closure) {
+    const CXXMethodDecl *Op = Closure.getLambdaCallOperator();
+    const Stmt *Body = Op ? Op->getBody() : nullptr;
+    if (!Body)
+      return;
+    std::optional<ExprMutationAnalyzer> Writes;
+    for (const LambdaCapture &Cap : Closure.captures()) {
+      if (!Cap.capturesVariable() || Cap.getCaptureKind() != LCK_ByRef)
+        continue;
+      const auto *V = dyn_cast<VarDecl>(Cap.getCapturedVar());
+      if (!V || C.Types.classify(V->getType()) == CallableKind::None)
+        continue;
+      if (!Writes)
+        Writes.emplace(*Body, C.Ctx);
+      if (!Writes->isMutated(V))
+        continue;
+      StorageLocation *L = Env.getStorageLocation(*V);
+      if (!L)
+        continue;
+      if (auto *R = dyn_cast<RecordStorageLocation>(L))
+        setRecordState(*R, unknownState());
+      else if (!V->getType()->isReferenceType())
+        Env.setValue(*L, makePointer(V->getType(), unknownState()));
+    }
   }
 
   void invalidateArg(const Expr &Arg, QualType ParamTy) {
