@@ -2,6 +2,7 @@
 
 #include "SourceKeys.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Index/USRGeneration.h"
 #include "llvm/Support/FileSystem.h"
@@ -40,10 +41,27 @@ std::optional<std::string> fieldKey(const FieldDecl &FD) {
   return std::nullopt;
 }
 
+/// Whether D is declared inside a specialization of a class template
+/// (`Outer<0>::Impl<T>::Impl(T *, Fn)`).
+static bool inClassTemplateSpecialization(const Decl &D) {
+  for (const DeclContext *DC = D.getDeclContext(); DC; DC = DC->getParent())
+    if (isa<ClassTemplateSpecializationDecl>(DC))
+      return true;
+  return false;
+}
+
 std::optional<std::string> parameterKey(const ParmVarDecl &P) {
   const auto *Fn = dyn_cast<FunctionDecl>(P.getDeclContext());
   if (!Fn)
     return std::nullopt;
+  // A member of a class template's specialization has parameters of its own
+  // in each specialization, as the class has fields of its own (classKey):
+  // what the calls of `Impl<Null>::Impl` pass says nothing of
+  // `Impl<Real>::Impl`'s parameter (dlib's member_function_pointer, whose
+  // null specialization passes 0 where the others pass a member pointer).
+  if (inClassTemplateSpecialization(*Fn))
+    if (auto U = usrOf(*Fn->getCanonicalDecl()))
+      return "p:" + *U + "#" + std::to_string(P.getFunctionScopeIndex());
   auto K = functionKey(*Fn);
   if (!K)
     return std::nullopt;

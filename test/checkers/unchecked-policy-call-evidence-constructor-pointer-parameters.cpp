@@ -78,3 +78,55 @@ template <class T> struct Normalised {
   Method m;
 };
 void normalised(Widget *w) { Normalised<Widget>(w, nullptr).run(); }
+
+// Hard negative: each specialization of a class template has parameters of
+// its own. The null specialization's `clone` passes 0 to its own
+// `mp_impl_T(void *, fp)`, which says nothing of the real one's (dlib's
+// member_function_pointer). True neighbour: the real specialization, given
+// nullptr itself.
+template <int N> struct Kernel {
+  template <typename T> struct Null {
+    typedef void (T::*fp)();
+    Null(void *, fp) : callback(0) {}
+    const fp callback;
+  };
+  template <typename Impl> struct ImplT : Impl {
+    typedef typename Impl::fp fp;
+    ImplT(void *p, fp cb) : Impl(p, cb) {}
+    ImplT<Impl> copy() const { return ImplT(nullptr, this->callback); }
+  };
+};
+struct Dummy {
+  void go() {}
+};
+template <typename T> struct Impl {
+  typedef void (T::*fp)();
+  Impl(void *o, fp cb) : o(o), callback(cb) {}
+  void call() const { (static_cast<T *>(o)->*callback)(); } // no-warning
+  void *o;
+  const fp callback;
+};
+struct Gadget {
+  void run() {}
+};
+void use_kernel(Gadget *g) {
+  Kernel<0>::ImplT<Impl<Gadget>> m(g, &Gadget::run);
+  m.call();
+  Kernel<0>::ImplT<Kernel<0>::Null<Dummy>> n(nullptr, nullptr);
+  n.copy();
+}
+template <typename T> struct Slot {
+  typedef void (T::*fp)();
+  Slot(void *o, fp cb) : o(o), callback(cb) {}
+  void call() const { (static_cast<T *>(o)->*callback)(); }
+  // CHECK-NOTES: :[[@LINE-1]]:46: warning: call through possibly empty callable 'callback' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-2]]:46: note: 'Slot<Gadget>::callback' is not surely set by the only construction of 'Slot<Gadget>' in the project
+  // CHECK-NOTES: :[[@LINE-3]]:46: note: 'Slot<Gadget>' is constructed with 'Slot(void *, fp)', which sets 'Slot<Gadget>::callback' from a value that may be empty, in 'Kernel<0>::ImplT<Slot<Gadget>>::ImplT' ({{.*}}.cpp:[[@LINE-29]])
+  // CHECK-NOTES: :[[@LINE-4]]:46: note: 'cb' of 'Kernel<0>::ImplT<Slot<Gadget>>::ImplT' is passed an empty callable in 'use_slot' ({{.*}}.cpp:[[@LINE+5]])
+  void *o;
+  const fp callback;
+};
+void use_slot(Gadget *g) {
+  Kernel<0>::ImplT<Slot<Gadget>> s(g, nullptr);
+  s.call();
+}
