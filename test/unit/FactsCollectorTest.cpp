@@ -13,15 +13,20 @@
 namespace wrapguard {
 namespace {
 
+/// The facts the TU Code gives; none when it does not parse.
+ProjectFacts factsOf(llvm::StringRef Code) {
+  ProjectFacts F;
+  if (std::unique_ptr<clang::ASTUnit> AST = test::parse(Code)) {
+    PolicyCallAnalyzer A(AST->getASTContext(), AnalysisOptions());
+    A.collectFacts(F);
+  }
+  return F;
+}
+
 /// Name -> how many tests of it count as belief, over the TU's sources.
 std::map<std::string, unsigned> testsByName(llvm::StringRef Code) {
   std::map<std::string, unsigned> Out;
-  std::unique_ptr<clang::ASTUnit> AST = test::parse(Code);
-  if (!AST)
-    return Out;
-  PolicyCallAnalyzer A(AST->getASTContext(), AnalysisOptions());
-  ProjectFacts F;
-  A.collectFacts(F);
+  ProjectFacts F = factsOf(Code);
   for (const auto &[Key, S] : F.sources())
     Out[S.Name] += S.Tested;
   return Out;
@@ -93,12 +98,7 @@ struct Emptyings {
 };
 std::map<std::string, Emptyings> emptyingsByName(llvm::StringRef Code) {
   std::map<std::string, Emptyings> Out;
-  std::unique_ptr<clang::ASTUnit> AST = test::parse(Code);
-  if (!AST)
-    return Out;
-  PolicyCallAnalyzer A(AST->getASTContext(), AnalysisOptions());
-  ProjectFacts F;
-  A.collectFacts(F);
+  ProjectFacts F = factsOf(Code);
   for (const auto &[Key, S] : F.sources())
     Out[S.Name] = {S.EmptiedAt.valid(),
                    static_cast<unsigned>(S.EmptiedIn.size()), S.SetAt.valid()};
@@ -134,7 +134,7 @@ TEST(FactsEmptyings, WritesToADyingObjectAreNone) {
 }
 
 TEST(FactsEmptyings, AMethodTheDestructorCallsRunsOnlyAsTheObjectDies) {
-  std::unique_ptr<clang::ASTUnit> AST = test::parse(R"cc(
+  ProjectFacts F = factsOf(R"cc(
     #include <functional>
     struct Session {
       std::function<void()> cb;
@@ -148,10 +148,6 @@ TEST(FactsEmptyings, AMethodTheDestructorCallsRunsOnlyAsTheObjectDies) {
       void teardown() { cb = nullptr; }
     };
   )cc");
-  ASSERT_TRUE(AST);
-  PolicyCallAnalyzer A(AST->getASTContext(), AnalysisOptions());
-  ProjectFacts F;
-  A.collectFacts(F);
   auto CalledNamed = [&](llvm::StringRef Name) {
     for (const auto &[Key, S] : F.sources())
       if (S.Kind == SourceKind::Function && S.Name == Name)

@@ -55,8 +55,36 @@ TEST(PolicySummariesTest, PointerAccessorsReturnOneMemberAndWriteNothing) {
   EXPECT_EQ(Got, Expected);
 }
 
+/// Per method of class Class defined in Code, what Describe says of it.
+std::map<std::string, std::string> perMethod(
+    llvm::StringRef Code, llvm::StringRef Class,
+    llvm::function_ref<std::string(PolicySummaries &, const CXXMethodDecl &)>
+        Describe) {
+  std::map<std::string, std::string> Got;
+  auto AST = test::parse(Code);
+  if (!AST)
+    return Got;
+  ASTContext &Ctx = AST->getASTContext();
+  AnalysisOptions Opts;
+  CallableTypes Types(Opts.NullableCallableTypes, Opts.InvokeMethods);
+  PolicySummaries Summaries(Ctx, Opts, Types);
+  for (const BoundNodes &N :
+       match(cxxMethodDecl(isDefinition(), unless(isImplicit()),
+                           ofClass(hasName(Class)))
+                 .bind("m"),
+             Ctx)) {
+    const auto *M = N.getNodeAs<CXXMethodDecl>("m");
+    Got[M->getNameAsString()] = Describe(Summaries, *M);
+  }
+  return Got;
+}
+
 TEST(PolicySummariesTest, MethodEffectsComeFromTheExitState) {
-  auto AST = test::parse(R"cc(
+  // Per method: the fields it sets, then the fields it copies from a
+  // parameter (`field<-index`), empties (`field=0`) or changes otherwise
+  // (`field?`); a field it leaves as it was is not named.
+  auto Got = perMethod(
+      R"cc(
     #include <functional>
     using Cb = std::function<void(int)>;
     struct Lock { explicit Lock(int &) {} };
@@ -71,35 +99,21 @@ TEST(PolicySummariesTest, MethodEffectsComeFromTheExitState) {
       Cb cb, other;
       int n;
     };
-  )cc");
-  ASSERT_TRUE(AST);
-  ASTContext &Ctx = AST->getASTContext();
-  AnalysisOptions Opts;
-  CallableTypes Types(Opts.NullableCallableTypes, Opts.InvokeMethods);
-  PolicySummaries Summaries(Ctx, Opts, Types);
-  // Per method: the fields it sets, then the fields it copies from a
-  // parameter (`field<-index`), empties (`field=0`) or changes otherwise
-  // (`field?`); a field it leaves as it was is not named.
-  std::map<std::string, std::string> Got;
-  for (const BoundNodes &N :
-       match(cxxMethodDecl(isDefinition(), unless(isImplicit()),
-                           ofClass(hasName("S")))
-                 .bind("m"),
-             Ctx)) {
-    const auto *M = N.getNodeAs<CXXMethodDecl>("m");
-    std::string Text;
-    if (const MethodEffect *E = Summaries.methodEffect(*M)) {
-      for (const FieldDecl *F : E->Set)
-        Text += F->getNameAsString() + " ";
-      for (const auto &[F, Index] : E->FromParameter)
-        Text += F->getNameAsString() + "<-" + std::to_string(Index) + " ";
-      for (const FieldDecl *F : E->Emptied)
-        Text += F->getNameAsString() + "=0 ";
-      for (const FieldDecl *F : E->Changed)
-        Text += F->getNameAsString() + "? ";
-    }
-    Got[M->getNameAsString()] = Text;
-  }
+  )cc",
+      "S", [](PolicySummaries &Summaries, const CXXMethodDecl &M) {
+        std::string Text;
+        if (const MethodEffect *E = Summaries.methodEffect(M)) {
+          for (const FieldDecl *F : E->Set)
+            Text += F->getNameAsString() + " ";
+          for (const auto &[F, Index] : E->FromParameter)
+            Text += F->getNameAsString() + "<-" + std::to_string(Index) + " ";
+          for (const FieldDecl *F : E->Emptied)
+            Text += F->getNameAsString() + "=0 ";
+          for (const FieldDecl *F : E->Changed)
+            Text += F->getNameAsString() + "? ";
+        }
+        return Text;
+      });
   std::map<std::string, std::string> Expected = {
       {"set", "cb<-0 "},   {"normalise", "cb "}, {"reset_to_default", "cb "},
       {"set_if", "cb? "},  {"clear", "cb=0 "},   {"keep", ""},
@@ -113,7 +127,8 @@ TEST(PolicySummariesTest, PointerParametersAreCopiedAsTheyWereRead) {
   // entry; one the body never writes is the same at the exit, so a field
   // stored from it is a copy. One the body replaces or whose address it
   // takes is no copy.
-  auto AST = test::parse(R"cc(
+  auto Got = perMethod(
+      R"cc(
     struct W { void go(); };
     using Fn = void (*)(int);
     using M = void (W::*)();
@@ -128,25 +143,14 @@ TEST(PolicySummariesTest, PointerParametersAreCopiedAsTheyWereRead) {
       Fn fn;
       M method;
     };
-  )cc");
-  ASSERT_TRUE(AST);
-  ASTContext &Ctx = AST->getASTContext();
-  AnalysisOptions Opts;
-  CallableTypes Types(Opts.NullableCallableTypes, Opts.InvokeMethods);
-  PolicySummaries Summaries(Ctx, Opts, Types);
-  std::map<std::string, std::string> Got;
-  for (const BoundNodes &N :
-       match(cxxMethodDecl(isDefinition(), unless(isImplicit()),
-                           ofClass(hasName("S")))
-                 .bind("m"),
-             Ctx)) {
-    const auto *Method = N.getNodeAs<CXXMethodDecl>("m");
-    std::string Text;
-    if (const MethodEffect *E = Summaries.methodEffect(*Method))
-      for (const auto &[F, Index] : E->FromParameter)
-        Text += F->getNameAsString() + "<-" + std::to_string(Index) + " ";
-    Got[Method->getNameAsString()] = Text;
-  }
+  )cc",
+      "S", [](PolicySummaries &Summaries, const CXXMethodDecl &Method) {
+        std::string Text;
+        if (const MethodEffect *E = Summaries.methodEffect(Method))
+          for (const auto &[F, Index] : E->FromParameter)
+            Text += F->getNameAsString() + "<-" + std::to_string(Index) + " ";
+        return Text;
+      });
   std::map<std::string, std::string> Expected = {
       {"set", "fn<-0 "}, {"set_method", "method<-0 "},
       {"replace", ""},   {"escape", ""},
@@ -159,7 +163,8 @@ TEST(PolicySummariesTest, MemberGettersDenoteTheirMember) {
   // A method whose one statement returns a member by reference denotes it;
   // a copy, a getter that fills the member in first, another object's
   // member and a virtual method do not.
-  auto AST = test::parse(R"cc(
+  auto Got = perMethod(
+      R"cc(
     #include <functional>
     using Cb = std::function<void()>;
     struct C {
@@ -172,22 +177,11 @@ TEST(PolicySummariesTest, MemberGettersDenoteTheirMember) {
       Cb m;
       C *peer;
     };
-  )cc");
-  ASSERT_TRUE(AST);
-  ASTContext &Ctx = AST->getASTContext();
-  AnalysisOptions Opts;
-  CallableTypes Types(Opts.NullableCallableTypes, Opts.InvokeMethods);
-  PolicySummaries Summaries(Ctx, Opts, Types);
-  std::map<std::string, std::string> Got;
-  for (const BoundNodes &N :
-       match(cxxMethodDecl(isDefinition(), unless(isImplicit()),
-                           ofClass(hasName("C")))
-                 .bind("m"),
-             Ctx)) {
-    const auto *M = N.getNodeAs<CXXMethodDecl>("m");
-    const FieldDecl *F = Summaries.fieldReturned(*M);
-    Got[M->getNameAsString()] = F ? F->getNameAsString() : "";
-  }
+  )cc",
+      "C", [](PolicySummaries &Summaries, const CXXMethodDecl &M) {
+        const FieldDecl *F = Summaries.fieldReturned(M);
+        return F ? F->getNameAsString() : std::string();
+      });
   std::map<std::string, std::string> Expected = {
       {"get", "m"}, {"mut", "m"},  {"copy", ""},
       {"lazy", ""}, {"other", ""}, {"virt", ""},
