@@ -71,6 +71,19 @@ ProjectFacts backend() {
   return F;
 }
 
+/// backend() with one construction of each kind: conv's sets `pad`,
+/// deconv's does not, so `pad` is per mode.
+ProjectFacts perModeBackend() {
+  ProjectFacts F = backend();
+  addConstruction(F, construction("f:conv", "Backend(ConvP *, Fn)",
+                                  {notCallable(), set()},
+                                  at("/p/conv.cpp", 12, "Conv::init")));
+  addConstruction(F, construction("f:deconv", "Backend(DeconvP *)",
+                                  {notCallable()},
+                                  at("/p/deconv.cpp", 7, "Deconv::init")));
+  return F;
+}
+
 Candidate call(std::string Key, std::string Name = "fn") {
   Candidate C;
   C.Name = std::move(Name);
@@ -110,13 +123,7 @@ TEST(EvidenceConstructions, NeverSetNamesTheConstructions) {
 }
 
 TEST(EvidenceConstructions, PerModeIsQuietUnlessStrict) {
-  ProjectFacts F = backend();
-  addConstruction(F, construction("f:conv", "Backend(ConvP *, Fn)",
-                                  {notCallable(), set()},
-                                  at("/p/conv.cpp", 12, "Conv::init")));
-  addConstruction(F, construction("f:deconv", "Backend(DeconvP *)",
-                                  {notCallable()},
-                                  at("/p/deconv.cpp", 7, "Deconv::init")));
+  ProjectFacts F = perModeBackend();
   EXPECT_FALSE(resolve(F, call("m:pad")).Report);
   Candidate Strict = call("m:pad");
   Strict.Strict = true;
@@ -672,13 +679,7 @@ TEST(EvidenceCallerGuards,
      ACallerProvingTheFieldEmptyDecidesAnAlwaysReachedCall) {
   // `pad` is per mode: conv sets it, deconv does not. By default that alone
   // is no finding.
-  ProjectFacts F = backend();
-  addConstruction(F, construction("f:conv", "Backend(ConvP *, Fn)",
-                                  {notCallable(), set()},
-                                  at("/p/conv.cpp", 12, "Conv::init")));
-  addConstruction(F, construction("f:deconv", "Backend(DeconvP *)",
-                                  {notCallable()},
-                                  at("/p/deconv.cpp", 7, "Deconv::init")));
+  ProjectFacts F = perModeBackend();
   SourceFacts &P = F.get("p:run#0", SourceKind::Parameter, "b");
   P.Owner = "run";
   PassedFieldFacts &PF = P.PassedFields["m:pad"];
