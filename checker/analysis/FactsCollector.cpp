@@ -372,7 +372,7 @@ private:
         T->isPointerType()     ? T->getPointeeType()->getAsCXXRecordDecl()
         : T->isReferenceType() ? T.getNonReferenceType()->getAsCXXRecordDecl()
                                : nullptr;
-    if (!RD || !RD->hasDefinition() || !C.Cs.hasCallableFields(*RD))
+    if (!RD || !RD->hasDefinition() || !holdsCallables(*RD))
       return;
     SourceFacts *F = C.parameter(P, Callee);
     if (!F)
@@ -383,6 +383,17 @@ private:
         UO && (UO->getOpcode() == UO_AddrOf || UO->getOpcode() == UO_Deref))
       Read = stripNoise(UO->getSubExpr());
     noteFieldsOf(*F, *RD, Read, Loc);
+  }
+
+  /// Whether the fields of RD's objects are recorded where they are passed
+  /// on: it has callable fields, or a pointer member to a project object
+  /// that has (`priv.task->step`).
+  bool holdsCallables(const CXXRecordDecl &RD) {
+    if (C.Cs.hasCallableFields(RD))
+      return true;
+    const CXXRecordDecl *Def = RD.getDefinition();
+    return Def && !Def->isLambda() && !Def->isDependentContext() &&
+           C.isUser(*Def) && C.Passed.holdsCallables(*Def);
   }
 
   /// One call that passes the object Read denotes to a parameter (or as
@@ -399,6 +410,10 @@ private:
       DRE = nullptr;
     const auto *This = dyn_cast_or_null<CXXThisExpr>(Read);
     const auto *Member = dyn_cast_or_null<MemberExpr>(Read);
+    const Expr *ReadExpr = DRE      ? static_cast<const Expr *>(DRE)
+                           : This   ? static_cast<const Expr *>(This)
+                           : Member ? static_cast<const Expr *>(Member)
+                                    : static_cast<const Expr *>(Call);
     for (const FieldDecl *FD : RD.fields()) {
       if (!C.Types.isNullable(FD->getType()))
         continue;
@@ -422,10 +437,6 @@ private:
         keepFirst(PF.EmptyAt, here(Loc));
       // Proved set only if methods defined elsewhere do what their
       // signatures allow (MethodsElsewhere.h): the facts decide at the end.
-      const Expr *ReadExpr = DRE      ? static_cast<const Expr *>(DRE)
-                             : This   ? static_cast<const Expr *>(This)
-                             : Member ? static_cast<const Expr *>(Member)
-                                      : static_cast<const Expr *>(Call);
       if (!Owner || !ReadExpr)
         continue;
       if (std::optional<std::vector<AssumedMethodEffect>> Needed =
@@ -446,6 +457,38 @@ private:
         }
       }
     }
+    noteFieldsThrough(F, RD, ReadExpr, Loc);
+  }
+
+  /// The callable fields one pointer member of RD away, as noteFieldsOf
+  /// records RD's own (`if (priv.task && priv.task->step) helper(priv);`):
+  /// only whether the caller proved each set, for a helper that calls
+  /// through `priv.task->step` (Candidate::Via).
+  void noteFieldsThrough(SourceFacts &F, const CXXRecordDecl &RD,
+                         const Expr *Read, SourceLocation Loc) {
+    for (const FieldDecl *Via : RD.fields()) {
+      const RecordDecl *Pointee = C.Passed.callablePointee(*Via);
+      const RecordDecl *Def = Pointee ? Pointee->getDefinition() : nullptr;
+      std::optional<std::string> ViaKey =
+          Def && C.isUser(*Def) ? fieldKey(*Via) : std::nullopt;
+      if (!ViaKey)
+        continue;
+      for (const FieldDecl *FD : Def->fields()) {
+        if (!C.Types.isNullable(FD->getType()))
+          continue;
+        std::optional<std::string> Key = fieldKey(*FD);
+        if (!Key)
+          continue;
+        PassedFieldFacts &PF = F.PassedFields[passedFieldKey(*ViaKey, *Key)];
+        ++PF.Calls;
+        if (Owner && Read &&
+            C.Passed.fieldThroughAt(*Owner, *Read, *Via, *FD) ==
+                Emptiness::NonEmpty)
+          ++PF.Set;
+        else
+          keepFirst(PF.UnsetAt, here(Loc));
+      }
+    }
   }
 
   /// A call of a method (objectParameterKey): what it passes as the object,
@@ -453,8 +496,7 @@ private:
   void noteObjectPassed(const CXXMemberCallExpr &MC) {
     const CXXMethodDecl *M = MC.getMethodDecl();
     const CXXRecordDecl *RD = M ? M->getParent() : nullptr;
-    if (!RD || !RD->hasDefinition() || !C.Cs.hasCallableFields(*RD) ||
-        !C.isUser(*M))
+    if (!RD || !RD->hasDefinition() || !holdsCallables(*RD) || !C.isUser(*M))
       return;
     std::optional<std::string> Key = objectParameterKey(*M);
     if (!Key)

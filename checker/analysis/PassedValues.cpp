@@ -63,6 +63,23 @@ bool PassedValues::hasCallableFields(const RecordDecl &RD) {
   return It->second;
 }
 
+const RecordDecl *PassedValues::callablePointee(const FieldDecl &F) {
+  QualType T = F.getType();
+  if (!T->isPointerType())
+    return nullptr;
+  const RecordDecl *RD = T->getPointeeType()->getAsRecordDecl();
+  return RD && hasCallableFields(*RD) ? RD : nullptr;
+}
+
+bool PassedValues::holdsCallables(const RecordDecl &RD) {
+  if (hasCallableFields(RD))
+    return true;
+  const RecordDecl *Def = RD.getDefinition();
+  return Def && llvm::any_of(Def->fields(), [&](const FieldDecl *F) {
+           return callablePointee(*F) != nullptr;
+         });
+}
+
 const PassedValues::Reads &PassedValues::of(const FunctionDecl &Owner) {
   auto Known = Analysed.find(&Owner);
   if (Known != Analysed.end())
@@ -90,13 +107,34 @@ PassedValues::Reads PassedValues::analyse(const FunctionDecl &Owner,
         // fields the function uses are modelled: children(), not
         // getChild(), which requires the field to be one of them.
         auto NoteFields = [&](RecordStorageLocation &Obj, const Expr &Read) {
-          for (const auto &[D, L] : Obj.children())
-            if (const auto *F = dyn_cast<FieldDecl>(D);
-                F && L && Types.isNullable(F->getType()))
+          for (const auto &[D, L] : Obj.children()) {
+            const auto *F = dyn_cast_or_null<FieldDecl>(D);
+            if (!F || !L)
+              continue;
+            if (Types.isNullable(F->getType())) {
               if (Emptiness E =
                       Judge(stateAt(*L, F->getType(), Q.env(), Types));
                   proven(E))
                 R.Fields[{&Read, F}] = E;
+              continue;
+            }
+            // One hop through a pointer member (`priv.task->on_step` of
+            // `priv`): the callers of a helper test it there too.
+            auto *PV = callablePointee(*F) ? valueAs<PointerValue>(Q.env(), *L)
+                                           : nullptr;
+            auto *Inner =
+                PV ? dyn_cast<RecordStorageLocation>(&PV->getPointeeLoc())
+                   : nullptr;
+            if (!Inner)
+              continue;
+            for (const auto &[ID, IL] : Inner->children())
+              if (const auto *IF = dyn_cast_or_null<FieldDecl>(ID);
+                  IF && IL && Types.isNullable(IF->getType()))
+                if (Emptiness E =
+                        Judge(stateAt(*IL, IF->getType(), Q.env(), Types));
+                    proven(E))
+                  R.Through[{&Read, F, IF}] = E;
+          }
         };
         // `this->callback`, `debug->before`, `opts.on_step`: the field's
         // location in the object, whose expression the environment has
@@ -115,8 +153,8 @@ PassedValues::Reads PassedValues::analyse(const FunctionDecl &Owner,
             // The state is the one before the read, which has no location
             // yet: the object is the field's child of its base object.
             RecordStorageLocation *Base =
-                RD && hasCallableFields(*RD) ? objectOf(*ME->getBase(), Q.env())
-                                             : nullptr;
+                RD && holdsCallables(*RD) ? objectOf(*ME->getBase(), Q.env())
+                                          : nullptr;
             if (!Base)
               return;
             for (const auto &[D, L] : Base->children()) {
@@ -150,7 +188,7 @@ PassedValues::Reads PassedValues::analyse(const FunctionDecl &Owner,
         if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S->getStmt())) {
           const Expr *Obj = MC->getImplicitObjectArgument();
           const CXXRecordDecl *RD = MC->getRecordDecl();
-          if (!Obj || !RD || !hasCallableFields(*RD) ||
+          if (!Obj || !RD || !holdsCallables(*RD) ||
               !isa<CallExpr>(Obj->IgnoreParenImpCasts()))
             return;
           if (RecordStorageLocation *Loc = objectOf(*Obj, Q.env()))
@@ -180,7 +218,7 @@ PassedValues::Reads PassedValues::analyse(const FunctionDecl &Owner,
         }
         const RecordDecl *RD = recordOf(*V);
         RecordStorageLocation *Obj =
-            RD && hasCallableFields(*RD) ? objectOf(*V, Q.env()) : nullptr;
+            RD && holdsCallables(*RD) ? objectOf(*V, Q.env()) : nullptr;
         if (Obj)
           NoteFields(*Obj, *DRE);
       });
@@ -331,6 +369,14 @@ Emptiness PassedValues::fieldAt(const FunctionDecl &Owner,
                                 const CXXMemberCallExpr &Call,
                                 const FieldDecl &Field) {
   return fieldLookup(Owner, Call, Field);
+}
+
+Emptiness PassedValues::fieldThroughAt(const FunctionDecl &Owner,
+                                       const Expr &Read, const FieldDecl &Via,
+                                       const FieldDecl &Field) {
+  const Reads &R = of(Owner);
+  auto It = R.Through.find({&Read, &Via, &Field});
+  return It == R.Through.end() ? Emptiness::Unknown : It->second;
 }
 
 } // namespace wrapguard

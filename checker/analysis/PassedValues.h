@@ -26,6 +26,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include <map>
 #include <optional>
+#include <tuple>
 #include <vector>
 
 namespace wrapguard {
@@ -73,6 +74,20 @@ public:
                     const clang::CXXMemberCallExpr &Call,
                     const clang::FieldDecl &Field);
 
+  /// Likewise for callable field Field of the object that pointer member
+  /// Via of the object at Read (one of the reads above) points to:
+  /// `if (priv.task && priv.task->step) helper(priv);` passes priv with
+  /// `task->step` set.
+  Emptiness fieldThroughAt(const clang::FunctionDecl &Owner,
+                           const clang::Expr &Read, const clang::FieldDecl &Via,
+                           const clang::FieldDecl &Field);
+  /// Whether RD has callable fields, or a pointer member to an object that
+  /// has (callablePointee): the objects whose reads are recorded.
+  bool holdsCallables(const clang::RecordDecl &RD);
+  /// The record with callable fields that F points to, if F is such a
+  /// pointer.
+  const clang::RecordDecl *callablePointee(const clang::FieldDecl &F);
+
   /// When the field-at reads above do not prove Field set at Read (one of
   /// those reads' expressions): whether Owner's analysis proves it under
   /// assumptions about the methods of Field's class that this TU sees
@@ -97,6 +112,12 @@ private:
     llvm::DenseMap<std::pair<const clang::Expr *, const clang::FieldDecl *>,
                    Emptiness>
         Fields;
+    /// Fields of the object that a pointer member of such an object points
+    /// to, keyed by the read, the pointer member and the field.
+    std::map<std::tuple<const clang::Expr *, const clang::FieldDecl *,
+                        const clang::FieldDecl *>,
+             Emptiness>
+        Through;
     /// Undecided reads of the function's callable parameters.
     llvm::DenseMap<const clang::DeclRefExpr *, FlagValues> Required;
   };

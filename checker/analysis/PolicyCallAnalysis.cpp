@@ -121,6 +121,8 @@ private:
                                                const FunctionDecl &FD);
   bool addPrivateCopyNote(const CallSite &Site, const FunctionDecl &FD,
                           StringRef Name, Finding &F);
+  bool addConstructedEmptyNote(const CallSite &Site, const FunctionDecl &FD,
+                               Finding &F);
   /// FD's OpenMP copies, built for the function last asked about; null
   /// when it has no OpenMP directive.
   const OpenMPCopies *copiesIn(const FunctionDecl &FD);
@@ -457,6 +459,40 @@ static const VarDecl *localObjectOf(const MemberExpr &ME) {
   return V && V->isLocalVarDecl() ? V : nullptr;
 }
 
+/// Whether Body may change what member Via of the object Obj denotes (a
+/// parameter, or `*this` when Obj is null) points to: some use of Via is not
+/// a read of its value (an assignment, `&p->via`, a non-const reference),
+/// or the object is used otherwise than to read a field (`p.attach(k)`,
+/// `reset(p)`, `helper()` on `this`), which may assign Via out of sight.
+static bool mayRepoint(const Stmt &Body, const FieldDecl &Via,
+                       const ValueDecl *Obj, ParentMap &Parents) {
+  auto Parent = [&](const Stmt *S) {
+    const Stmt *P = Parents.getParent(S);
+    while (P && isa<ParenExpr, ImplicitCastExpr>(P))
+      P = Parents.getParent(P);
+    return P;
+  };
+  auto ReadsAField = [&](const Stmt *Use) {
+    const auto *ME = dyn_cast_or_null<MemberExpr>(Parent(Use));
+    return ME && isa<FieldDecl>(ME->getMemberDecl());
+  };
+  if (const auto *ME = dyn_cast<MemberExpr>(&Body);
+      ME && ME->getMemberDecl() == &Via) {
+    const auto *Cast =
+        dyn_cast_or_null<ImplicitCastExpr>(Parents.getParentIgnoreParens(ME));
+    if (!Cast || Cast->getCastKind() != CK_LValueToRValue)
+      return true;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(&Body);
+      DRE && Obj && DRE->getDecl() == Obj && !ReadsAField(DRE))
+    return true;
+  if (isa<CXXThisExpr>(&Body) && !Obj && !ReadsAField(&Body))
+    return true;
+  return llvm::any_of(Body.children(), [&](const Stmt *Child) {
+    return Child && mayRepoint(*Child, Via, Obj, Parents);
+  });
+}
+
 /// Whether FD's body assigns V (`p = next;`).
 bool PolicyCallAnalyzer::Impl::assignedIn(const FunctionDecl &FD,
                                           const VarDecl &V) {
@@ -491,6 +527,31 @@ void PolicyCallAnalyzer::Impl::addContext(const CallSite &Site,
     if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl());
         P && P->getDeclContext() == &FD && !assignedIn(FD, *P))
       C.Through = parameterKey(*P).value_or("");
+  // One pointer member further (`priv.task->step`, `this->task->step`),
+  // while the function writes no such member: what the callers tested of
+  // `task->step` on the object they pass still holds.
+  if (const auto *Outer = dyn_cast<MemberExpr>(stripNoise(ME->getBase()));
+      Outer && ME->isArrow() && FD.getBody())
+    if (const auto *Via = dyn_cast<FieldDecl>(Outer->getMemberDecl());
+        Via && Via->getType()->isPointerType()) {
+      const Expr *Base = stripNoise(Outer->getBase());
+      const auto *DRE = dyn_cast<DeclRefExpr>(Base);
+      const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+      const auto *MD = dyn_cast<CXXMethodDecl>(&FD);
+      std::optional<std::string> Through;
+      if (P && P->getDeclContext() == &FD && !assignedIn(FD, *P))
+        Through = parameterKey(*P);
+      else if (isa<CXXThisExpr>(Base) && MD &&
+               MD->getParent() == Via->getParent() &&
+               !isa<CXXConstructorDecl, CXXDestructorDecl>(MD))
+        Through = objectParameterKey(*MD);
+      std::optional<std::string> ViaKey = fieldKey(*Via);
+      if (Through && ViaKey &&
+          !mayRepoint(*FD.getBody(), *Via, P, Indexes.of(FD).parents())) {
+        C.Through = *Through;
+        C.Via = *ViaKey;
+      }
+    }
   // This object's own field, while it is constructed or destroyed.
   if (Class && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts())) {
     const auto *MD = dyn_cast<CXXMethodDecl>(&FD);
@@ -647,11 +708,49 @@ bool PolicyCallAnalyzer::Impl::addPrivateCopyNote(const CallSite &Site,
   return true;
 }
 
+/// A call through a field of a local object that the object's constructor
+/// left empty (`Job j(nullptr); j.done();`, ExitEffects.h): the note names
+/// that construction, when nothing written to the object since says more.
+bool PolicyCallAnalyzer::Impl::addConstructedEmptyNote(const CallSite &Site,
+                                                       const FunctionDecl &FD,
+                                                       Finding &F) {
+  const auto *ME = dyn_cast<MemberExpr>(stripNoise(Site.Callable));
+  const auto *Field = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+  const VarDecl *Obj = ME ? localObjectOf(*ME) : nullptr;
+  if (!Field || !Obj)
+    return false;
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::optional<BodyIndex::Event> E = Indexes.of(FD).latestBefore(
+      *Obj, SM.getExpansionLoc(Site.Call->getBeginLoc()), SM);
+  const auto *CE = E && E->Value
+                       ? dyn_cast<CXXConstructExpr>(stripNoise(E->Value))
+                       : nullptr;
+  const MethodEffect *Effect =
+      CE ? Summaries.constructorEffect(*CE->getConstructor()) : nullptr;
+  if (!Effect)
+    return false;
+  // Only what the constructor's exit proves: the field emptied outright,
+  // or copied from an argument that is an empty value.
+  bool Leaves = llvm::is_contained(Effect->Emptied, Field);
+  for (const auto &[FromField, Index] : Effect->FromParameter)
+    Leaves |= FromField == Field && Index < CE->getNumArgs() &&
+              isEmptyValue(CE->getArg(Index), Ctx);
+  if (!Leaves)
+    return false;
+  F.Notes.push_back({CE->getBeginLoc(),
+                     constructedEmptyHereNote(
+                         Obj->getName(),
+                         Constructions::constructorName(*CE->getConstructor()),
+                         Field->getName())});
+  return true;
+}
+
 void PolicyCallAnalyzer::Impl::addOriginNote(const CallSite &Site,
                                              const FunctionDecl &FD,
                                              StringRef Name, Finding &F) {
   if (addSubscriptNote(Site.Callable, Types, Ctx, F) ||
-      addPrivateCopyNote(Site, FD, Name, F))
+      addPrivateCopyNote(Site, FD, Name, F) ||
+      (!F.Deferred && addConstructedEmptyNote(Site, FD, F)))
     return;
   std::optional<BodyIndex::Event> Latest = latestOrigin(Site, FD);
   if (!Latest)

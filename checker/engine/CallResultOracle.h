@@ -19,6 +19,7 @@ namespace clang {
 class CallExpr;
 class CFGElement;
 class CXXConstructExpr;
+class CXXConstructorDecl;
 class CXXMethodDecl;
 class FieldDecl;
 class FunctionDecl;
@@ -65,6 +66,13 @@ public:
   /// called on, as the flow analysis of its body proves at its exit
   /// (ExitEffects.h); null when it proves nothing.
   virtual const MethodEffect *methodEffect(const clang::CXXMethodDecl &) {
+    return nullptr;
+  }
+  /// Likewise for a construction by Ctor (not a copy or a move): the fields
+  /// it leaves set, empty, as one of its arguments, or changed otherwise
+  /// (`Timer t(nullptr);` leaves `cb_` as empty as its argument).
+  virtual const MethodEffect *
+  constructorEffect(const clang::CXXConstructorDecl &) {
     return nullptr;
   }
   /// What a call of Method tests, when it is an accessor of a callable
@@ -127,6 +135,10 @@ public:
   }
   const MethodEffect *methodEffect(const clang::CXXMethodDecl &M) override {
     return Inner.methodEffect(M);
+  }
+  const MethodEffect *
+  constructorEffect(const clang::CXXConstructorDecl &C) override {
+    return Inner.constructorEffect(C);
   }
   std::optional<AccessorTest>
   accessorTest(const clang::CXXMethodDecl &M) override {

@@ -726,7 +726,8 @@ private:
   bool member(const CXXMemberCallExpr &MC, const Expr &Obj, Member M);
   void provedByDereference(const Expr &Obj);
   bool unlistedMember(const CXXMemberCallExpr &MC, const Expr &Obj);
-  void applyMethodEffect(const CXXMemberCallExpr &MC,
+  void applyMethodEffect(RecordStorageLocation &Obj,
+                         llvm::ArrayRef<const Expr *> Args,
                          const MethodEffect &Effect);
   Bools defaultArgumentState(const Expr &Default);
   bool referenceGetter(const CallExpr &Call, const FunctionDecl &FD);
@@ -777,8 +778,16 @@ void Transfer::VisitCXXConstructExpr(const CXXConstructExpr *CE) {
     return;
   W.invalidateArgs(Ctor, llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()));
   CallableKind K = W.kindOf(*CE);
-  if (!isRecordKind(K))
+  if (!isRecordKind(K)) {
+    // An object with callable fields: what its constructor's body leaves
+    // in them, read at the constructor's exit (ExitEffects.h).
+    if (CE->getType()->isRecordType())
+      if (const MethodEffect *Effect = C.Oracle.constructorEffect(*Ctor))
+        applyMethodEffect(Env.getResultObjectLocation(*CE),
+                          llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()),
+                          *Effect);
     return;
+  }
   RecordStorageLocation &L = Env.getResultObjectLocation(*CE);
   if (llvm::all_of(CE->arguments(),
                    [](const Expr *A) { return isa<CXXDefaultArgExpr>(A); })) {
@@ -1120,7 +1129,10 @@ void Transfer::VisitCXXMemberCallExpr(const CXXMemberCallExpr *MC) {
   VisitCallExpr(MC);
   if (Method)
     if (const MethodEffect *Effect = C.Oracle.methodEffect(*Method))
-      applyMethodEffect(*MC, *Effect);
+      if (const Expr *Obj = MC->getImplicitObjectArgument())
+        if (RecordStorageLocation *Loc = objectOf(*Obj, Env))
+          applyMethodEffect(
+              *Loc, llvm::ArrayRef(MC->getArgs(), MC->getNumArgs()), *Effect);
 }
 
 /// `if (pool->userPool()) pool->rawAlloc(n);` where the accessor's one
@@ -1296,20 +1308,19 @@ Bools Transfer::defaultArgumentState(const Expr &Default) {
   return W.unknownState();
 }
 
-/// What the method MC calls does to the callable fields of its object (`*this`,
-/// a variable, what a pointer or a smart pointer points to): `ws->set(cb)`,
-/// whose body copies its argument into the field, leaves the field exactly as
-/// non-empty as `cb`; `reset_to_default()` sets it.
-void Transfer::applyMethodEffect(const CXXMemberCallExpr &MC,
+/// What a method does to the callable fields of its object Obj (`*this`, a
+/// variable, what a pointer or a smart pointer points to), given the call's
+/// arguments, or what a constructor leaves in the object it builds:
+/// `ws->set(cb)`, whose body copies its argument into the field, leaves the
+/// field exactly as non-empty as `cb`; `reset_to_default()` sets it;
+/// `Timer t(nullptr)` leaves `cb_` empty.
+void Transfer::applyMethodEffect(RecordStorageLocation &Obj,
+                                 llvm::ArrayRef<const Expr *> Args,
                                  const MethodEffect &Effect) {
-  const Expr *Obj = MC.getImplicitObjectArgument();
-  RecordStorageLocation *Loc = Obj ? objectOf(*Obj, Env) : nullptr;
-  if (!Loc)
-    return;
   auto Write = [&](const FieldDecl &F, Bools B) {
     // children(), not getChild(): only the fields the function uses are
     // modelled.
-    for (const auto &[D, L] : Loc->children()) {
+    for (const auto &[D, L] : Obj.children()) {
       if (D != &F || !L)
         continue;
       if (auto *RL = dyn_cast<RecordStorageLocation>(L))
@@ -1325,9 +1336,9 @@ void Transfer::applyMethodEffect(const CXXMemberCallExpr &MC,
   for (const FieldDecl *F : Effect.Changed)
     Write(*F, W.unknownState());
   for (const auto &[F, Index] : Effect.FromParameter) {
-    if (Index >= MC.getNumArgs())
+    if (Index >= Args.size())
       continue;
-    const Expr *Arg = MC.getArg(Index);
+    const Expr *Arg = Args[Index];
     const auto *Default = dyn_cast<CXXDefaultArgExpr>(Arg);
     Write(*F, Default ? defaultArgumentState(*Default->getExpr())
                       : W.stateFromSource(*Arg));

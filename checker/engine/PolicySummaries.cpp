@@ -429,6 +429,26 @@ const MethodEffect *PolicySummaries::methodEffect(const CXXMethodDecl &Method) {
       !Method.hasBody(Def) || !Def || Def->isDependentContext() ||
       Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
     return nullptr;
+  return effectAtExit(Method, *Def);
+}
+
+const MethodEffect *
+PolicySummaries::constructorEffect(const CXXConstructorDecl &Ctor) {
+  // Copies and moves copy the object's state (the framework does); a
+  // delegating constructor's effect is its target's, with its own
+  // arguments, which the exit of this body does not relate to them.
+  const FunctionDecl *Def = nullptr;
+  if (Ctor.isCopyOrMoveConstructor() || !Ctor.hasBody(Def) || !Def ||
+      Def->isDependentContext() ||
+      cast<CXXConstructorDecl>(Def)->isDelegatingConstructor() ||
+      Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+    return nullptr;
+  return effectAtExit(Ctor, *Def);
+}
+
+const MethodEffect *PolicySummaries::effectAtExit(const CXXMethodDecl &Method,
+                                                  const FunctionDecl &Body) {
+  const FunctionDecl *Def = &Body;
   // The callable fields of the object, its bases' too; only a class with
   // some has anything to set.
   llvm::SmallVector<const FieldDecl *, 4> Fields;

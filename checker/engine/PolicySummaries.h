@@ -40,6 +40,8 @@ public:
     return Handles.afterConstruction(CE);
   }
   const MethodEffect *methodEffect(const clang::CXXMethodDecl &Method) override;
+  const MethodEffect *
+  constructorEffect(const clang::CXXConstructorDecl &Ctor) override;
   std::optional<AccessorTest>
   accessorTest(const clang::CXXMethodDecl &Method) override;
   const clang::VarDecl *storageReturned(const clang::FunctionDecl &FD) override;
@@ -74,6 +76,10 @@ public:
   bool matchesPolicyName(llvm::StringRef Name) const;
 
 private:
+  /// What Method (a method or a constructor), whose definition is Body,
+  /// leaves in the callable fields of its object at its exit, cached.
+  const MethodEffect *effectAtExit(const clang::CXXMethodDecl &Method,
+                                   const clang::FunctionDecl &Body);
   /// A source when the callee's name matches PolicyNames, else unknown.
   Emptiness byName(const clang::CallExpr &Call);
   /// For a callee with a declaration of its own: unknown when the project's

@@ -174,6 +174,11 @@ void ArgFacts::merge(const ArgFacts &Other) {
   }
 }
 
+std::string passedFieldKey(StringRef Via, StringRef Field) {
+  // Keys are `m:` and a USR, which has no spaces.
+  return Via.empty() ? Field.str() : (Via + " -> " + Field).str();
+}
+
 void PassedFieldFacts::merge(const PassedFieldFacts &Other) {
   Calls += Other.Calls;
   Set += Other.Set;
@@ -853,6 +858,8 @@ json::Value Candidate::toJSON() const {
   }
   if (!Through.empty())
     O["through"] = Through;
+  if (!Via.empty())
+    O["via"] = Via;
   if (!Requires.empty())
     O["requires"] = Requires;
   if (!Exits.empty())
@@ -898,6 +905,7 @@ bool Candidate::fromJSON(const json::Value &V, Candidate &Out) {
   Out.LifecycleClass = O->getString("lifecycleClass").value_or("").str();
   Out.ConstructedClass = O->getString("constructedClass").value_or("").str();
   Out.Through = O->getString("through").value_or("").str();
+  Out.Via = O->getString("via").value_or("").str();
   Out.Requires = O->getString("requires").value_or("").str();
   if (!FlagValues::parse(Out.Requires))
     return false;

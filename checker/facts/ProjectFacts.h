@@ -185,6 +185,11 @@ struct PassedFieldFacts {
   void merge(const PassedFieldFacts &Other);
 };
 
+/// The key of SourceFacts::PassedFields for callable field Field of the
+/// object, or, with Via, of the object its pointer member Via points to
+/// (Candidate::Via).
+std::string passedFieldKey(llvm::StringRef Via, llvm::StringRef Field);
+
 struct SourceFacts {
   SourceKind Kind = SourceKind::Function;
   /// Qualified name of the function, field or class; a parameter's own name.
@@ -357,6 +362,10 @@ struct Candidate {
   /// does not assign the parameter: the callers may have tested the field
   /// (SourceFacts::PassedFields).
   std::string Through;
+  /// With Through: the callable is a field of the object that this pointer
+  /// member (an `m:` key) of Through's object points to (`priv.task->step`
+  /// with `priv` the parameter), and the function writes no such member.
+  std::string Via;
   /// What every path to the call requires of the calling function's
   /// boolean parameters (FlagValues::text()): the calls that pass its
   /// parameters empty with other literals cannot reach it.

@@ -364,8 +364,9 @@ private:
   /// a condition (a flag, a `switch` on a kind, a loop), the caller may have
   /// chosen a path that does not call it.
   const FactLoc *emptyWherePassed(StringRef Key) {
-    if (C.Through.empty() || !C.AlwaysReached || !C.Guards.empty() ||
-        !C.Requires.empty() || !C.Slots.empty() || C.ModeTested)
+    if (C.Through.empty() || !C.Via.empty() || !C.AlwaysReached ||
+        !C.Guards.empty() || !C.Requires.empty() || !C.Slots.empty() ||
+        C.ModeTested)
       return nullptr;
     const SourceFacts *P = Facts.find(C.Through);
     if (!P || !P->Overrides.empty())
@@ -661,7 +662,7 @@ static bool guardedByEveryCaller(const ProjectFacts &Facts,
   if (!P || !P->Overrides.empty())
     return false;
   return all_of(C.Keys, [&](const std::string &Key) {
-    auto It = P->PassedFields.find(Key);
+    auto It = P->PassedFields.find(passedFieldKey(C.Via, Key));
     return It != P->PassedFields.end() && It->second.Calls > 0 &&
            Facts.provedSet(It->second) == It->second.Calls;
   });

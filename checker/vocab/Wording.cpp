@@ -153,6 +153,14 @@ std::string constructionLeavesEmptyNote(StringRef Class, StringRef Ctor,
       .str();
 }
 
+std::string constructedEmptyHereNote(StringRef Object, StringRef Ctor,
+                                     StringRef Field) {
+  return formatv("'{0}' is constructed here with '{1}', which leaves '{2}' "
+                 "empty",
+                 Object, Ctor, Field)
+      .str();
+}
+
 std::string constructionMayLeaveEmptyNote(StringRef Class, StringRef Ctor,
                                           StringRef Field, StringRef Function,
                                           StringRef Where) {

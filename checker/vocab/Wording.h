@@ -115,6 +115,10 @@ std::string emptiedInNote(llvm::StringRef Field, llvm::StringRef Function,
 /// surely set" when some construction sets it from a value that may be empty.
 std::string neverSetNote(llvm::StringRef Field, llvm::StringRef Class,
                          unsigned Constructions, bool Surely = true);
+/// "'OBJECT' is constructed here with 'CTOR', which leaves 'FIELD' empty"
+std::string constructedEmptyHereNote(llvm::StringRef Object,
+                                     llvm::StringRef Ctor,
+                                     llvm::StringRef Field);
 /// "'CLASS' is constructed with 'CTOR', which leaves 'FIELD' empty, in
 /// 'FUNCTION' (WHERE)"
 std::string constructionLeavesEmptyNote(llvm::StringRef Class,

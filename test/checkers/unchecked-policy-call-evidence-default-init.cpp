@@ -55,6 +55,6 @@ struct Hooks {
 void step(int i) {
   Hooks h;
   h.on_step(i);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: call through possibly empty callable 'h.on_step' [wrapguard-unchecked-policy-call]
-  // CHECK-NOTES: :[[@LINE-2]]:3: note: 'Hooks' is constructed with 'Hooks{}', which leaves 'Hooks::on_step' empty, in 'step' ({{.*}}.cpp:[[@LINE-3]])
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: call through callable 'h.on_step', which is always empty here [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-3]]:9: note: 'h' is constructed here with 'Hooks()', which leaves 'on_step' empty
 }

@@ -171,5 +171,52 @@ TEST(PassedValuesTest, ProvesTheFieldsOfAMemberObject) {
             Expected);
 }
 
+/// A callable field one pointer member away from the object a call passes
+/// (`if (p.task && p.task->step) helper(p);`), by the calling function's
+/// name.
+TEST(PassedValuesTest, ProvesTheFieldsOnePointerMemberAway) {
+  auto AST = test::parse(R"cc(
+    using Fn = void (*)(int);
+    struct Task { Fn step; };
+    struct Priv { Task *task; int t; };
+    void helper(Priv &p);
+    void guarded(Priv &p) { if (p.task && p.task->step) helper(p); }
+    void unguarded(Priv &p) { helper(p); }
+    void emptied(Priv &p) { p.task->step = nullptr; helper(p); }
+    void repointed(Priv &p, Task *o) {
+      if (p.task && p.task->step) { p.task = o; helper(p); }
+    }
+  )cc");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  AnalysisOptions Opts;
+  CallableTypes Types(Opts.NullableCallableTypes, Opts.InvokeMethods);
+  PolicySummaries Summaries(Ctx, Opts, Types);
+  PassedValues Passed(Ctx, Types, Summaries, Opts);
+  auto Field = [&](const char *Name) {
+    return selectFirst<FieldDecl>(
+        "f", match(fieldDecl(hasName(Name)).bind("f"), Ctx));
+  };
+  const FieldDecl *Via = Field("task"), *Step = Field("step");
+  ASSERT_TRUE(Via && Step);
+  std::map<std::string, Emptiness> Got;
+  for (const BoundNodes &N :
+       match(callExpr(callee(functionDecl(hasName("helper"))),
+                      hasArgument(0, declRefExpr().bind("obj")),
+                      forFunction(functionDecl().bind("caller"))),
+             Ctx)) {
+    const auto *Caller = N.getNodeAs<FunctionDecl>("caller");
+    Got[Caller->getNameAsString()] = Passed.fieldThroughAt(
+        *Caller, *N.getNodeAs<DeclRefExpr>("obj"), *Via, *Step);
+  }
+  std::map<std::string, Emptiness> Expected = {
+      {"guarded", Emptiness::NonEmpty},
+      {"unguarded", Emptiness::Unknown},
+      {"emptied", Emptiness::AlwaysEmpty},
+      {"repointed", Emptiness::Unknown},
+  };
+  EXPECT_EQ(Got, Expected);
+}
+
 } // namespace
 } // namespace wrapguard

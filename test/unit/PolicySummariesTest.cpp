@@ -159,6 +159,59 @@ TEST(PolicySummariesTest, PointerParametersAreCopiedAsTheyWereRead) {
   EXPECT_EQ(Got, Expected);
 }
 
+TEST(PolicySummariesTest, ConstructorEffectsComeFromTheExitState) {
+  // Per class, its one written constructor's effect, as for methods; copies,
+  // moves and delegating constructors have none (the framework copies, and
+  // a target's arguments are not this constructor's).
+  auto AST = test::parse(R"cc(
+    #include <functional>
+    using Cb = std::function<void(int)>;
+    using Fn = void (*)(int);
+    void dflt(int);
+    struct Copies { Copies(Cb c) : cb(c) {} Cb cb; };
+    struct Normalises {
+      Normalises(Fn f) : fn(f) { if (!fn) fn = &dflt; }
+      Fn fn;
+    };
+    struct Clears { Clears(int) : cb(nullptr) {} Cb cb; };
+    struct Delegates {
+      Delegates(Cb c, int) : cb(c) {}
+      Delegates(Cb c) : Delegates(c, 0) {}
+      Cb cb;
+    };
+    struct Copy { Copy(const Copy &o) : cb(o.cb) {} Cb cb; };
+  )cc");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  AnalysisOptions Opts;
+  CallableTypes Types(Opts.NullableCallableTypes, Opts.InvokeMethods);
+  PolicySummaries Summaries(Ctx, Opts, Types);
+  std::map<std::string, std::string> Got;
+  for (const BoundNodes &N :
+       match(cxxConstructorDecl(isDefinition(), unless(isImplicit()),
+                                isExpansionInMainFile())
+                 .bind("c"),
+             Ctx)) {
+    const auto *C = N.getNodeAs<CXXConstructorDecl>("c");
+    std::string Text;
+    if (const MethodEffect *E = Summaries.constructorEffect(*C)) {
+      for (const FieldDecl *F : E->Set)
+        Text += F->getNameAsString() + " ";
+      for (const auto &[F, Index] : E->FromParameter)
+        Text += F->getNameAsString() + "<-" + std::to_string(Index) + " ";
+      for (const FieldDecl *F : E->Emptied)
+        Text += F->getNameAsString() + "=0 ";
+    }
+    Got[C->getParent()->getNameAsString() + "/" +
+        std::to_string(C->getNumParams())] = Text;
+  }
+  std::map<std::string, std::string> Expected = {
+      {"Copies/1", "cb<-0 "},    {"Normalises/1", "fn "}, {"Clears/1", "cb=0 "},
+      {"Delegates/2", "cb<-0 "}, {"Delegates/1", ""},     {"Copy/1", ""},
+  };
+  EXPECT_EQ(Got, Expected);
+}
+
 TEST(PolicySummariesTest, MemberGettersDenoteTheirMember) {
   // A method whose one statement returns a member by reference denotes it;
   // a copy, a getter that fills the member in first, another object's

@@ -632,6 +632,27 @@ TEST(EvidenceCallerGuards, EveryCallerProvingTheFieldSetDecides) {
               resolve(guardedRun(2, 2), call("m:pad")).Report);
 }
 
+TEST(EvidenceCallerGuards, AGuardOnePointerMemberAwayIsKeyedByThatMember) {
+  // The calls of run pass `b->impl->bwd` proven set (`Candidate::Via`).
+  ProjectFacts F = guardedRun(0, 0);
+  PassedFieldFacts &PF = F.get("p:run#0", SourceKind::Parameter, "b")
+                             .PassedFields[passedFieldKey("m:impl", "m:bwd")];
+  PF.Calls = PF.Set = 2;
+  Candidate Via = through("m:bwd");
+  Via.Via = "m:impl";
+  EXPECT_FALSE(resolve(F, Via).Report);
+  // The object's own field is another key, and so is another member's.
+  EXPECT_TRUE(resolve(F, through("m:bwd")).Report);
+  Via.Via = "m:other";
+  EXPECT_TRUE(resolve(F, Via).Report);
+  // The candidate carries the member through its JSON.
+  Via.Via = "m:impl";
+  Candidate Back;
+  ASSERT_TRUE(Candidate::fromJSON(Via.toJSON(), Back));
+  EXPECT_EQ(Back.Via, "m:impl");
+  EXPECT_FALSE(resolve(F, Back).Report);
+}
+
 TEST(EvidenceCallerGuards, OverridesAndStrictModeKeepTheFinding) {
   ProjectFacts F = guardedRun(2, 2);
   Candidate Strict = through("m:bwd");
