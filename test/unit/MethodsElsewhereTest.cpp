@@ -3,8 +3,8 @@
 // caller's proof needs (PassedValues::fieldAssuming). AccessorTests: which
 // bodies are accessors of a field.
 
-#include "AccessorTests.h"
 #include "MethodsElsewhere.h"
+#include "AccessorTests.h"
 #include "PassedValues.h"
 #include "PolicySummaries.h"
 #include "TestAST.h"
@@ -85,11 +85,19 @@ TEST(MethodsElsewhere, SignaturesSayWhatMayBeAssumed) {
     Got[M->getNameAsString()] = What;
   }
   std::map<std::string, std::string> Expected = {
-      {"set", "sets<-0"}, {"setWith", "sets<-1"}, {"setOther", "sets<-0"},
+      {"set", "sets<-0"},
+      {"setWith", "sets<-1"},
+      {"setOther", "sets<-0"},
       {"setFlag", ""},
-      {"get", ""},        {"registered", "tests"}, {"ready", ""},
-      {"hooked", ""},     {"run", ""},             {"locked", "tests"},
-      {"synced", "tests"}, {"both", "tests"},      {"empty", "tests"},
+      {"get", ""},
+      {"registered", "tests"},
+      {"ready", ""},
+      {"hooked", ""},
+      {"run", ""},
+      {"locked", "tests"},
+      {"synced", "tests"},
+      {"both", "tests"},
+      {"empty", "tests"},
   };
   EXPECT_EQ(Got, Expected);
 
@@ -112,9 +120,10 @@ TEST(MethodsElsewhere, SignaturesSayWhatMayBeAssumed) {
     }
     Tests[M->getNameAsString()] = What;
   }
-  std::map<std::string, std::string> ExpectedTests = {
-      {"locked", "cb_ "}, {"synced", "-"}, {"both", "cb_ other_ "},
-      {"empty", "!cb_ "}};
+  std::map<std::string, std::string> ExpectedTests = {{"locked", "cb_ "},
+                                                      {"synced", "-"},
+                                                      {"both", "cb_ other_ "},
+                                                      {"empty", "!cb_ "}};
   EXPECT_EQ(Tests, ExpectedTests);
 }
 
@@ -147,8 +156,8 @@ TEST(MethodsElsewhere, ACallerRecordsTheAssumptionsItsProofNeeds) {
     if (auto Needed = Passed.fieldAssuming(*Fn, *Read, *Field)) {
       What.clear();
       for (const AssumedMethodEffect &A : *Needed)
-        What += A.Method->getNameAsString() + ":" + std::to_string(A.From) +
-                " ";
+        What +=
+            A.Method->getNameAsString() + ":" + std::to_string(A.From) + " ";
     }
     Got[Fn->getNameAsString()] = What;
   }
