@@ -307,9 +307,36 @@ static ValueState joinStates(const ValueState &A, const ValueState &B) {
   return V;
 }
 
+/// Whether S is Root or one of its sub-expressions.
+static bool within(const Stmt &S, const Stmt &Root) {
+  if (&S == &Root)
+    return true;
+  return llvm::any_of(Root.children(), [&](const Stmt *Child) {
+    return Child && within(S, *Child);
+  });
+}
+
+/// How many earlier values of locals valueStateOf follows (`b = a; c = b;
+/// run(c);`) before it says "unknown".
+static constexpr unsigned MaxValueHops = 32;
+
+static ValueState valueStateAt(const Expr &E, const FunctionDecl *Owner,
+                               ASTContext &Ctx, const CallableTypes &Types,
+                               BodyIndexes &Indexes, PassedValues *Flow,
+                               unsigned Hops);
+
 ValueState valueStateOf(const Expr &E, const FunctionDecl *Owner,
                         ASTContext &Ctx, const CallableTypes &Types,
                         BodyIndexes &Indexes, PassedValues *Flow) {
+  return valueStateAt(E, Owner, Ctx, Types, Indexes, Flow, 0);
+}
+
+static ValueState valueStateAt(const Expr &E, const FunctionDecl *Owner,
+                               ASTContext &Ctx, const CallableTypes &Types,
+                               BodyIndexes &Indexes, PassedValues *Flow,
+                               unsigned Hops) {
+  if (Hops > MaxValueHops)
+    return ValueState::of(ValueState::Unknown);
   if (isEmptyValue(&E, Ctx))
     return ValueState::of(ValueState::Empty);
   if (isFunctionObject(E, Types, Ctx))
@@ -336,9 +363,10 @@ ValueState valueStateOf(const Expr &E, const FunctionDecl *Owner,
       CE->getConstructor()->isCopyOrMoveConstructor())
     Read = stripNoise(CE->getArg(0));
   if (const auto *CO = dyn_cast<ConditionalOperator>(Read))
-    return joinStates(
-        valueStateOf(*CO->getTrueExpr(), Owner, Ctx, Types, Indexes, Flow),
-        valueStateOf(*CO->getFalseExpr(), Owner, Ctx, Types, Indexes, Flow));
+    return joinStates(valueStateAt(*CO->getTrueExpr(), Owner, Ctx, Types,
+                                   Indexes, Flow, Hops + 1),
+                      valueStateAt(*CO->getFalseExpr(), Owner, Ctx, Types,
+                                   Indexes, Flow, Hops + 1));
   // A local passed on is judged by the last value it was given before the
   // call, in source order: `Fn out; if (c) out = f; else out = g; run(out);`
   // passes a set value, whatever `Fn out;` said. Branches that leave it
@@ -379,8 +407,14 @@ ValueState valueStateOf(const Expr &E, const FunctionDecl *Owner,
         if (Last->What != BodyIndex::Event::Init &&
             Last->What != BodyIndex::Event::Assign)
           return ValueState::of(ValueState::Empty);
-        if (stripNoise(Last->Value) != Passed)
-          return valueStateOf(*Last->Value, Owner, Ctx, Types, Indexes, Flow);
+        if (stripNoise(Last->Value) != Passed) {
+          // `a = std::move(a);` reads a's earlier value: this assignment is
+          // no answer, and following its value would come back here.
+          if (within(*Passed, *Last->Value))
+            return ValueState::of(ValueState::Unknown);
+          return valueStateAt(*Last->Value, Owner, Ctx, Types, Indexes, Flow,
+                              Hops + 1);
+        }
       }
   SourceSet S = sourcesOf(E, *Owner, Ctx, Types, Indexes.of(*Owner));
   if (!S.Complete)

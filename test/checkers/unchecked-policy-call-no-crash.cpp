@@ -131,3 +131,22 @@ int copy_through_base_to_derived(int x) {
   // CHECK-MESSAGES-VALID: :[[@LINE-1]]:25: warning: call through callable 'd', which is always empty here [wrapguard-unchecked-policy-call]
 }
 #endif
+
+#ifdef VALID_ONLY
+// A callable class moved into itself, then passed on: following a local's
+// value back through its assignments came back to the self-move itself,
+// without end (a stack overflow, from eventpp's "move assign to self" test).
+struct SelfMovable {
+  IntFn f;
+  int operator()(int x) const { return f(x); }
+  explicit operator bool() const { return bool(f); }
+};
+void verify(SelfMovable &c);
+void take(SelfMovable c);
+void self_moved() {
+  SelfMovable a;
+  a = std::move(a);
+  verify(a);
+  take(a);
+}
+#endif
