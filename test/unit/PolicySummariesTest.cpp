@@ -55,9 +55,11 @@ TEST(PolicySummariesTest, PointerAccessorsReturnOneMemberAndWriteNothing) {
   EXPECT_EQ(Got, Expected);
 }
 
-/// Per method of class Class defined in Code, what Describe says of it.
-std::map<std::string, std::string> perMethod(
-    llvm::StringRef Code, llvm::StringRef Class,
+/// Per method of Code that Matcher binds as "m", under the key Name gives
+/// it, what Describe says of it.
+std::map<std::string, std::string> perMatchedMethod(
+    llvm::StringRef Code, DeclarationMatcher Matcher,
+    llvm::function_ref<std::string(const CXXMethodDecl &)> Name,
     llvm::function_ref<std::string(PolicySummaries &, const CXXMethodDecl &)>
         Describe) {
   std::map<std::string, std::string> Got;
@@ -68,15 +70,42 @@ std::map<std::string, std::string> perMethod(
   AnalysisOptions Opts;
   CallableTypes Types(Opts.NullableCallableTypes, Opts.InvokeMethods);
   PolicySummaries Summaries(Ctx, Opts, Types);
-  for (const BoundNodes &N :
-       match(cxxMethodDecl(isDefinition(), unless(isImplicit()),
-                           ofClass(hasName(Class)))
-                 .bind("m"),
-             Ctx)) {
+  for (const BoundNodes &N : match(Matcher, Ctx)) {
     const auto *M = N.getNodeAs<CXXMethodDecl>("m");
-    Got[M->getNameAsString()] = Describe(Summaries, *M);
+    Got[Name(*M)] = Describe(Summaries, *M);
   }
   return Got;
+}
+
+/// Per method of class Class defined in Code, what Describe says of it.
+std::map<std::string, std::string> perMethod(
+    llvm::StringRef Code, llvm::StringRef Class,
+    llvm::function_ref<std::string(PolicySummaries &, const CXXMethodDecl &)>
+        Describe) {
+  return perMatchedMethod(
+      Code,
+      cxxMethodDecl(isDefinition(), unless(isImplicit()),
+                    ofClass(hasName(Class)))
+          .bind("m"),
+      [](const CXXMethodDecl &M) { return M.getNameAsString(); }, Describe);
+}
+
+/// A method's or constructor's effect: the fields it sets, then the fields
+/// it copies from a parameter (`field<-index`), empties (`field=0`) or
+/// changes otherwise (`field?`).
+std::string describe(const MethodEffect *E) {
+  std::string Text;
+  if (!E)
+    return Text;
+  for (const FieldDecl *F : E->Set)
+    Text += F->getNameAsString() + " ";
+  for (const auto &[F, Index] : E->FromParameter)
+    Text += F->getNameAsString() + "<-" + std::to_string(Index) + " ";
+  for (const FieldDecl *F : E->Emptied)
+    Text += F->getNameAsString() + "=0 ";
+  for (const FieldDecl *F : E->Changed)
+    Text += F->getNameAsString() + "? ";
+  return Text;
 }
 
 TEST(PolicySummariesTest, MethodEffectsComeFromTheExitState) {
@@ -101,18 +130,7 @@ TEST(PolicySummariesTest, MethodEffectsComeFromTheExitState) {
     };
   )cc",
       "S", [](PolicySummaries &Summaries, const CXXMethodDecl &M) {
-        std::string Text;
-        if (const MethodEffect *E = Summaries.methodEffect(M)) {
-          for (const FieldDecl *F : E->Set)
-            Text += F->getNameAsString() + " ";
-          for (const auto &[F, Index] : E->FromParameter)
-            Text += F->getNameAsString() + "<-" + std::to_string(Index) + " ";
-          for (const FieldDecl *F : E->Emptied)
-            Text += F->getNameAsString() + "=0 ";
-          for (const FieldDecl *F : E->Changed)
-            Text += F->getNameAsString() + "? ";
-        }
-        return Text;
+        return describe(Summaries.methodEffect(M));
       });
   std::map<std::string, std::string> Expected = {
       {"set", "cb<-0 "},   {"normalise", "cb "}, {"reset_to_default", "cb "},
@@ -160,10 +178,12 @@ TEST(PolicySummariesTest, PointerParametersAreCopiedAsTheyWereRead) {
 }
 
 TEST(PolicySummariesTest, ConstructorEffectsComeFromTheExitState) {
-  // Per class, its one written constructor's effect, as for methods; copies,
-  // moves and delegating constructors have none (the framework copies, and
-  // a target's arguments are not this constructor's).
-  auto AST = test::parse(R"cc(
+  // Per class, its written constructors' effects (by their parameter
+  // counts), as for methods; copies, moves and delegating constructors have
+  // none (the framework copies, and a target's arguments are not this
+  // constructor's).
+  auto Got = perMatchedMethod(
+      R"cc(
     #include <functional>
     using Cb = std::function<void(int)>;
     using Fn = void (*)(int);
@@ -180,31 +200,18 @@ TEST(PolicySummariesTest, ConstructorEffectsComeFromTheExitState) {
       Cb cb;
     };
     struct Copy { Copy(const Copy &o) : cb(o.cb) {} Cb cb; };
-  )cc");
-  ASSERT_TRUE(AST);
-  ASTContext &Ctx = AST->getASTContext();
-  AnalysisOptions Opts;
-  CallableTypes Types(Opts.NullableCallableTypes, Opts.InvokeMethods);
-  PolicySummaries Summaries(Ctx, Opts, Types);
-  std::map<std::string, std::string> Got;
-  for (const BoundNodes &N :
-       match(cxxConstructorDecl(isDefinition(), unless(isImplicit()),
-                                isExpansionInMainFile())
-                 .bind("c"),
-             Ctx)) {
-    const auto *C = N.getNodeAs<CXXConstructorDecl>("c");
-    std::string Text;
-    if (const MethodEffect *E = Summaries.constructorEffect(*C)) {
-      for (const FieldDecl *F : E->Set)
-        Text += F->getNameAsString() + " ";
-      for (const auto &[F, Index] : E->FromParameter)
-        Text += F->getNameAsString() + "<-" + std::to_string(Index) + " ";
-      for (const FieldDecl *F : E->Emptied)
-        Text += F->getNameAsString() + "=0 ";
-    }
-    Got[C->getParent()->getNameAsString() + "/" +
-        std::to_string(C->getNumParams())] = Text;
-  }
+  )cc",
+      cxxConstructorDecl(isDefinition(), unless(isImplicit()),
+                         isExpansionInMainFile())
+          .bind("m"),
+      [](const CXXMethodDecl &C) {
+        return C.getParent()->getNameAsString() + "/" +
+               std::to_string(C.getNumParams());
+      },
+      [](PolicySummaries &Summaries, const CXXMethodDecl &C) {
+        return describe(
+            Summaries.constructorEffect(cast<CXXConstructorDecl>(C)));
+      });
   std::map<std::string, std::string> Expected = {
       {"Copies/1", "cb<-0 "},    {"Normalises/1", "fn "}, {"Clears/1", "cb=0 "},
       {"Delegates/2", "cb<-0 "}, {"Delegates/1", ""},     {"Copy/1", ""},
