@@ -93,13 +93,19 @@ TEST(PassedValuesTest, OverBudgetProvesNothing) {
   EXPECT_EQ(Got.at("in_loop"), Emptiness::Unknown);
 }
 
-/// For each call of Method on an object that ObjectMatcher binds as "obj"
-/// (of node type Obj), what PassedValues says of the object's field Field,
-/// by the calling function's name.
-template <typename Obj, typename Matcher>
+/// For each call that CallMatcher binds as "call" in a function it binds as
+/// "caller", the object it passes being what ObjectMatcher binds as "obj"
+/// (of node type Obj), what Ask says of the object's field Field (the field
+/// named so in Code, and Via, the one named so if any), by the calling
+/// function's name.
+template <typename Obj>
 std::map<std::string, Emptiness>
-objectFields(const char *Code, const char *Method, const char *Field,
-             Matcher ObjectMatcher) {
+fieldsPassed(const char *Code, const char *Field, const char *Via,
+             StatementMatcher CallMatcher,
+             llvm::function_ref<Emptiness(PassedValues &, const FunctionDecl &,
+                                          const Obj &, const FieldDecl *,
+                                          const FieldDecl &)>
+                 Ask) {
   std::map<std::string, Emptiness> Out;
   auto AST = test::parse(Code);
   if (!AST)
@@ -109,21 +115,38 @@ objectFields(const char *Code, const char *Method, const char *Field,
   CallableTypes Types(Opts.NullableCallableTypes, Opts.InvokeMethods);
   PolicySummaries Summaries(Ctx, Opts, Types);
   PassedValues Passed(Ctx, Types, Summaries, Opts);
-  const auto *F = selectFirst<FieldDecl>(
-      "f", match(fieldDecl(hasName(Field)).bind("f"), Ctx));
+  auto Named = [&](const char *Name) {
+    return selectFirst<FieldDecl>(
+        "f", match(fieldDecl(hasName(Name)).bind("f"), Ctx));
+  };
+  const FieldDecl *F = Named(Field);
+  const FieldDecl *V = Via ? Named(Via) : nullptr;
   EXPECT_NE(F, nullptr) << Field;
-  if (!F)
+  if (!F || (Via && !V))
     return Out;
-  for (const BoundNodes &N :
-       match(cxxMemberCallExpr(callee(cxxMethodDecl(hasName(Method))),
-                               on(ObjectMatcher),
-                               forFunction(functionDecl().bind("caller"))),
-             Ctx)) {
+  for (const BoundNodes &N : match(CallMatcher, Ctx)) {
     const auto *Caller = N.getNodeAs<FunctionDecl>("caller");
     Out[Caller->getNameAsString()] =
-        Passed.fieldAt(*Caller, *N.getNodeAs<Obj>("obj"), *F);
+        Ask(Passed, *Caller, *N.getNodeAs<Obj>("obj"), V, *F);
   }
   return Out;
+}
+
+/// For each call of Method on an object that ObjectMatcher binds as "obj"
+/// (of node type Obj), what PassedValues says of the object's field Field,
+/// by the calling function's name.
+template <typename Obj, typename Matcher>
+std::map<std::string, Emptiness>
+objectFields(const char *Code, const char *Method, const char *Field,
+             Matcher ObjectMatcher) {
+  return fieldsPassed<Obj>(
+      Code, Field, nullptr,
+      cxxMemberCallExpr(callee(cxxMethodDecl(hasName(Method))),
+                        on(ObjectMatcher),
+                        forFunction(functionDecl().bind("caller"))),
+      [](PassedValues &Passed, const FunctionDecl &Caller, const Obj &O,
+         const FieldDecl *,
+         const FieldDecl &F) { return Passed.fieldAt(Caller, O, F); });
 }
 
 /// The object of a method call on `this`: the caller's proof of its
@@ -175,7 +198,14 @@ TEST(PassedValuesTest, ProvesTheFieldsOfAMemberObject) {
 /// (`if (p.task && p.task->step) helper(p);`), by the calling function's
 /// name.
 TEST(PassedValuesTest, ProvesTheFieldsOnePointerMemberAway) {
-  auto AST = test::parse(R"cc(
+  std::map<std::string, Emptiness> Expected = {
+      {"guarded", Emptiness::NonEmpty},
+      {"unguarded", Emptiness::Unknown},
+      {"emptied", Emptiness::AlwaysEmpty},
+      {"repointed", Emptiness::Unknown},
+  };
+  EXPECT_EQ(fieldsPassed<DeclRefExpr>(
+                R"cc(
     using Fn = void (*)(int);
     struct Task { Fn step; };
     struct Priv { Task *task; int t; };
@@ -186,36 +216,17 @@ TEST(PassedValuesTest, ProvesTheFieldsOnePointerMemberAway) {
     void repointed(Priv &p, Task *o) {
       if (p.task && p.task->step) { p.task = o; helper(p); }
     }
-  )cc");
-  ASSERT_TRUE(AST);
-  ASTContext &Ctx = AST->getASTContext();
-  AnalysisOptions Opts;
-  CallableTypes Types(Opts.NullableCallableTypes, Opts.InvokeMethods);
-  PolicySummaries Summaries(Ctx, Opts, Types);
-  PassedValues Passed(Ctx, Types, Summaries, Opts);
-  auto Field = [&](const char *Name) {
-    return selectFirst<FieldDecl>(
-        "f", match(fieldDecl(hasName(Name)).bind("f"), Ctx));
-  };
-  const FieldDecl *Via = Field("task"), *Step = Field("step");
-  ASSERT_TRUE(Via && Step);
-  std::map<std::string, Emptiness> Got;
-  for (const BoundNodes &N :
-       match(callExpr(callee(functionDecl(hasName("helper"))),
-                      hasArgument(0, declRefExpr().bind("obj")),
-                      forFunction(functionDecl().bind("caller"))),
-             Ctx)) {
-    const auto *Caller = N.getNodeAs<FunctionDecl>("caller");
-    Got[Caller->getNameAsString()] = Passed.fieldThroughAt(
-        *Caller, *N.getNodeAs<DeclRefExpr>("obj"), *Via, *Step);
-  }
-  std::map<std::string, Emptiness> Expected = {
-      {"guarded", Emptiness::NonEmpty},
-      {"unguarded", Emptiness::Unknown},
-      {"emptied", Emptiness::AlwaysEmpty},
-      {"repointed", Emptiness::Unknown},
-  };
-  EXPECT_EQ(Got, Expected);
+  )cc",
+                "step", "task",
+                callExpr(callee(functionDecl(hasName("helper"))),
+                         hasArgument(0, declRefExpr().bind("obj")),
+                         forFunction(functionDecl().bind("caller"))),
+                [](PassedValues &Passed, const FunctionDecl &Caller,
+                   const DeclRefExpr &Read, const FieldDecl *Via,
+                   const FieldDecl &Step) {
+                  return Passed.fieldThroughAt(Caller, Read, *Via, Step);
+                }),
+            Expected);
 }
 
 } // namespace
