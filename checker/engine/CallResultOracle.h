@@ -64,7 +64,8 @@ public:
   }
   /// What a call of Method does to the callable fields of the object it is
   /// called on, as the flow analysis of its body proves at its exit
-  /// (ExitEffects.h); null when it proves nothing.
+  /// (ExitEffects.h): empty when it changes none of them, null when that is
+  /// not known (no definition, a virtual method, over budget).
   virtual const MethodEffect *methodEffect(const clang::CXXMethodDecl &) {
     return nullptr;
   }

@@ -172,6 +172,25 @@ public:
       Env.setValue(*L, PV);
   }
 
+  /// Forgets what is known of the callable fields of the object at Obj (its
+  /// bases' too): something out of sight may have set or emptied them.
+  void forgetFields(RecordStorageLocation &Obj) {
+    // children(), not getChild(): only the fields the function uses are
+    // modelled.
+    for (const auto &[D, L] : Obj.children()) {
+      const auto *F = dyn_cast_or_null<FieldDecl>(D);
+      if (!F || !L)
+        continue;
+      CallableKind K = C.Types.classify(F->getType());
+      if (K == CallableKind::None)
+        continue;
+      if (!isRecordKind(K))
+        Env.setValue(*L, makePointer(F->getType(), unknownState()));
+      else if (auto *R = dyn_cast<RecordStorageLocation>(L))
+        setRecordState(*R, unknownState());
+    }
+  }
+
   /// Sets the state of whatever nullable callable E denotes.
   void setState(const Expr &E, Bools B) {
     CallableKind K = kindOf(E);
@@ -310,7 +329,10 @@ public:
       if (!Cap.capturesVariable() || Cap.getCaptureKind() != LCK_ByRef)
         continue;
       const auto *V = dyn_cast<VarDecl>(Cap.getCapturedVar());
-      if (!V || C.Types.classify(V->getType()) == CallableKind::None)
+      bool Callable = V && C.Types.classify(V->getType()) != CallableKind::None;
+      // An object with callable fields, which the body may set or empty.
+      bool Holder = V && !Callable && V->getType()->isRecordType();
+      if (!Callable && !Holder)
         continue;
       if (!Writes)
         Writes.emplace(*Body, C.Ctx);
@@ -319,7 +341,9 @@ public:
       StorageLocation *L = Env.getStorageLocation(*V);
       if (!L)
         continue;
-      if (auto *R = dyn_cast<RecordStorageLocation>(L))
+      if (auto *R = dyn_cast<RecordStorageLocation>(L); R && Holder)
+        forgetFields(*R);
+      else if (R)
         setRecordState(*R, unknownState());
       else if (!V->getType()->isReferenceType())
         Env.setValue(*L, makePointer(V->getType(), unknownState()));
@@ -331,6 +355,11 @@ public:
         !ParamTy->getPointeeType().isConstQualified()) {
       if (isCallable(Arg) && Arg.isGLValue())
         setState(Arg, unknownState());
+      // An object with callable fields (`configure(hooks)`): the callee
+      // may set or empty them.
+      else if (Arg.isGLValue() && Arg.getType()->isRecordType())
+        if (RecordStorageLocation *R = objectOf(Arg, Env))
+          forgetFields(*R);
       return;
     }
     const auto *PT = ParamTy->getAs<PointerType>();
@@ -340,6 +369,10 @@ public:
     if (AddrOf && AddrOf->getOpcode() == UO_AddrOf &&
         isCallable(*AddrOf->getSubExpr()))
       setState(*AddrOf->getSubExpr(), unknownState());
+    // `configure(&hooks)`, `configure(p)`: what the pointer points to.
+    else if (PT->getPointeeType()->isRecordType() && !isCallable(Arg))
+      if (RecordStorageLocation *R = objectOf(Arg, Env))
+        forgetFields(*R);
   }
 
   TransferContext &C;
@@ -1127,12 +1160,18 @@ void Transfer::VisitCXXMemberCallExpr(const CXXMemberCallExpr *MC) {
       member(*MC, *Obj, memberOf(*Method)))
     return;
   VisitCallExpr(MC);
-  if (Method)
-    if (const MethodEffect *Effect = C.Oracle.methodEffect(*Method))
-      if (const Expr *Obj = MC->getImplicitObjectArgument())
-        if (RecordStorageLocation *Loc = objectOf(*Obj, Env))
-          applyMethodEffect(
-              *Loc, llvm::ArrayRef(MC->getArgs(), MC->getNumArgs()), *Effect);
+  const Expr *Object = MC->getImplicitObjectArgument();
+  RecordStorageLocation *Loc =
+      Method && Object ? objectOf(*Object, Env) : nullptr;
+  if (!Loc)
+    return;
+  if (const MethodEffect *Effect = C.Oracle.methodEffect(*Method))
+    applyMethodEffect(*Loc, llvm::ArrayRef(MC->getArgs(), MC->getNumArgs()),
+                      *Effect);
+  // A method whose effect is not known (no definition here, virtual, over
+  // budget) may set or empty the fields of its object, unless it is const.
+  else if (!Method->isConst() && !Method->isStatic())
+    W.forgetFields(*Loc);
 }
 
 /// `if (pool->userPool()) pool->rawAlloc(n);` where the accessor's one

@@ -483,9 +483,10 @@ const MethodEffect *PolicySummaries::effectAtExit(const CXXMethodDecl &Method,
   if (!Whole)
     return nullptr; // Not cached: see summarize.
   std::optional<MethodEffect> &Out = Effects[Def];
-  if (!X.Analysed || (X.Set.empty() && X.SameAsParameter.empty() &&
-                      X.Emptied.empty() && X.Changed.empty()))
+  if (!X.Analysed)
     return nullptr;
+  // An analysed method that leaves every field as it was has an empty
+  // effect, which is not "unknown" (null): its callers keep what they knew.
   Out.emplace();
   // In the fields' order, so that what the transfer writes is the same from
   // run to run.

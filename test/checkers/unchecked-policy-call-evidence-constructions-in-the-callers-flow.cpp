@@ -105,3 +105,52 @@ void run_guarded() {
   Guarded g(nullptr);
   g.done();
 }
+
+// What may set the fields after the construction makes them unknown to the
+// flow again: a method it cannot see into, a non-const reference or pointer
+// to the object, a lambda that writes it. The call is then no "always
+// empty here" (that would be false if `setup` sets the hook); the
+// construction stays evidence. A const method changes nothing.
+struct Hooks {
+  std::function<void(int)> on_step;
+  void setup();
+  void show() const;
+};
+void configure(Hooks &h);
+void configure_ptr(Hooks *h);
+void after_method(int i) {
+  Hooks h;
+  h.setup();
+  h.on_step(i);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: call through possibly empty callable 'h.on_step' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-2]]:3: note: 'Hooks' is constructed with 'Hooks{}', which leaves 'Hooks::on_step' empty, in 'after_method' ({{.*}}.cpp:[[@LINE-4]])
+}
+void after_reference(int i) {
+  Hooks h;
+  configure(h);
+  h.on_step(i);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: call through possibly empty callable 'h.on_step' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-2]]:3: note: 'Hooks' is constructed with 'Hooks{}', which leaves 'Hooks::on_step' empty, in 'after_reference' ({{.*}}.cpp:[[@LINE-4]])
+}
+void after_pointer(int i) {
+  Hooks h;
+  configure_ptr(&h);
+  h.on_step(i);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: call through possibly empty callable 'h.on_step' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-2]]:3: note: 'Hooks' is constructed with 'Hooks{}', which leaves 'Hooks::on_step' empty, in 'after_pointer' ({{.*}}.cpp:[[@LINE-4]])
+}
+void after_lambda(int i) {
+  Hooks h;
+  auto set_up = [&] { configure(h); };
+  set_up();
+  h.on_step(i);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: call through possibly empty callable 'h.on_step' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-2]]:3: note: 'Hooks' is constructed with 'Hooks{}', which leaves 'Hooks::on_step' empty, in 'after_lambda' ({{.*}}.cpp:[[@LINE-5]])
+}
+void after_const(int i) {
+  Hooks h;
+  h.show();
+  h.on_step(i);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: call through callable 'h.on_step', which is always empty here [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-4]]:9: note: 'h' is constructed here with 'Hooks()', which leaves 'on_step' empty
+}
