@@ -119,6 +119,11 @@ private:
   /// earlier mem-initializer of the field, or an event of a local.
   std::optional<BodyIndex::Event> latestOrigin(const CallSite &Site,
                                                const FunctionDecl &FD);
+  /// When the call's callable is ME, a field of a local object (`b.f(x)`,
+  /// `p->f(x)` with `p` a local): the object's last event before the call.
+  std::optional<BodyIndex::Event> latestOfObject(const CallSite &Site,
+                                                 const FunctionDecl &FD,
+                                                 const MemberExpr &ME);
   bool addPrivateCopyNote(const CallSite &Site, const FunctionDecl &FD,
                           StringRef Name, Finding &F);
   bool addConstructedEmptyNote(const CallSite &Site, const FunctionDecl &FD,
@@ -568,12 +573,7 @@ void PolicyCallAnalyzer::Impl::addContext(const CallSite &Site,
     return;
   }
   // An object this function constructs: `Backend b(..); b.f(x);`.
-  const VarDecl *Obj = localObjectOf(*ME);
-  const SourceManager &SM = Ctx.getSourceManager();
-  std::optional<BodyIndex::Event> E =
-      Obj ? Indexes.of(FD).latestBefore(
-                *Obj, SM.getExpansionLoc(Site.Call->getBeginLoc()), SM)
-          : std::nullopt;
+  std::optional<BodyIndex::Event> E = latestOfObject(Site, FD, *ME);
   if (!E || !E->Value)
     return;
   std::optional<Construction> K = Cs.at(*E->Value, &FD);
@@ -585,6 +585,16 @@ void PolicyCallAnalyzer::Impl::addContext(const CallSite &Site,
     C.Construction = std::move(K->Fact);
     C.ConstructedClass = K->ClassKey;
   }
+}
+
+std::optional<BodyIndex::Event> PolicyCallAnalyzer::Impl::latestOfObject(
+    const CallSite &Site, const FunctionDecl &FD, const MemberExpr &ME) {
+  const VarDecl *Obj = localObjectOf(ME);
+  if (!Obj)
+    return std::nullopt;
+  const SourceManager &SM = Ctx.getSourceManager();
+  return Indexes.of(FD).latestBefore(
+      *Obj, SM.getExpansionLoc(Site.Call->getBeginLoc()), SM);
 }
 
 std::optional<BodyIndex::Event>
@@ -716,12 +726,9 @@ bool PolicyCallAnalyzer::Impl::addConstructedEmptyNote(const CallSite &Site,
                                                        Finding &F) {
   const auto *ME = dyn_cast<MemberExpr>(stripNoise(Site.Callable));
   const auto *Field = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+  std::optional<BodyIndex::Event> E =
+      Field ? latestOfObject(Site, FD, *ME) : std::nullopt;
   const VarDecl *Obj = ME ? localObjectOf(*ME) : nullptr;
-  if (!Field || !Obj)
-    return false;
-  const SourceManager &SM = Ctx.getSourceManager();
-  std::optional<BodyIndex::Event> E = Indexes.of(FD).latestBefore(
-      *Obj, SM.getExpansionLoc(Site.Call->getBeginLoc()), SM);
   const auto *CE = E && E->Value
                        ? dyn_cast<CXXConstructExpr>(stripNoise(E->Value))
                        : nullptr;

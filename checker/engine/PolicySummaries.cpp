@@ -449,6 +449,10 @@ PolicySummaries::constructorEffect(const CXXConstructorDecl &Ctor) {
 const MethodEffect *PolicySummaries::effectAtExit(const CXXMethodDecl &Method,
                                                   const FunctionDecl &Body) {
   const FunctionDecl *Def = &Body;
+  // Asked at every construction and method call the model meets: the cache
+  // first.
+  if (auto It = Effects.find(Def); It != Effects.end())
+    return It->second ? &*It->second : nullptr;
   // The callable fields of the object, its bases' too; only a class with
   // some has anything to set.
   llvm::SmallVector<const FieldDecl *, 4> Fields;
@@ -466,9 +470,6 @@ const MethodEffect *PolicySummaries::effectAtExit(const CXXMethodDecl &Method,
     });
   if (Fields.empty())
     return nullptr;
-  auto It = Effects.find(Def);
-  if (It != Effects.end())
-    return It->second ? &*It->second : nullptr;
   if (InProgress.size() >= MaxSummaryDepth || InProgress.count(Def)) {
     Truncated = true;
     return nullptr;
