@@ -1,6 +1,7 @@
 //===- CallableTypes.cpp - Which types are nullable callables -------------===//
 
 #include "CallableTypes.h"
+#include "EmptyObjectCalls.h"
 #include "SingleReturn.h"
 #include "StripNoise.h"
 #include "clang/AST/DeclCXX.h"
@@ -185,9 +186,9 @@ static bool convertsToValue(const CXXConversionDecl &Conv,
   return false;
 }
 
-bool CallableTypes::isNullableCallableClass(const CXXRecordDecl &RD) {
-  if (!hasCallOperator(RD.getASTContext().getRecordType(&RD)))
-    return false;
+/// Whether RD says if an object of it is empty: a conversion to bool that
+/// is not the object's value, or a comparison with nullptr.
+static bool testsItsEmptiness(const CXXRecordDecl &RD) {
   for (const NamedDecl *D : RD.getVisibleConversionFunctions()) {
     const auto *Conv =
         dyn_cast<CXXConversionDecl>(D->getUnderlyingDecl()->getAsFunction());
@@ -204,6 +205,13 @@ bool CallableTypes::isNullableCallableClass(const CXXRecordDecl &RD) {
       if (isNullComparison(*FD))
         return true;
   return false;
+}
+
+bool CallableTypes::isNullableCallableClass(const CXXRecordDecl &RD) {
+  // A class that can be empty but whose operator() does nothing that fails
+  // when it is (a list of callbacks) is no nullable callable.
+  return hasCallOperator(RD.getASTContext().getRecordType(&RD)) &&
+         testsItsEmptiness(RD) && !callingEmptyIsHarmless(RD);
 }
 
 //===----------------------------------------------------------------------===//

@@ -50,7 +50,8 @@ public:
 
   /// A class with operator() that also converts to bool or compares with
   /// nullptr: a callable handle that can be empty (packed-function handles,
-  /// folly::Function, llvm::unique_function).
+  /// folly::Function, llvm::unique_function), unless its operator() shows
+  /// that calling an empty one cannot fail (EmptyObjectCalls.h).
   static bool isNullableCallableClass(const clang::CXXRecordDecl &RD);
 
   /// A method of a nullable-callable class that invokes the callable by

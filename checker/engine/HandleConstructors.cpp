@@ -2,6 +2,7 @@
 
 #include "HandleConstructors.h"
 #include "CallableTypes.h"
+#include "HandleWitnesses.h"
 #include "StripNoise.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -25,77 +26,12 @@ static Emptiness joinReturns(Emptiness A, Emptiness B) {
   return Emptiness::MayBeEmpty;
 }
 
-namespace {
-/// The fields of the object a method reads (`impl_`, `this->impl_`), and the
-/// methods of the same object it calls (`is_empty()`).
-class OwnReads : public RecursiveASTVisitor<OwnReads> {
-public:
-  bool VisitMemberExpr(MemberExpr *ME) {
-    const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
-    if (!isa<CXXThisExpr>(Base))
-      return true;
-    if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()))
-      Fields.push_back(F);
-    else if (const auto *M = dyn_cast<CXXMethodDecl>(ME->getMemberDecl()))
-      Methods.push_back(M);
-    return true;
-  }
-  llvm::SmallVector<const FieldDecl *, 2> Fields;
-  llvm::SmallVector<const CXXMethodDecl *, 2> Methods;
-};
-} // namespace
-
-/// Whether FD says if an object is empty: a conversion to bool, or a
-/// comparison with nullptr.
-static bool testsEmptiness(const FunctionDecl &FD) {
-  if (const auto *Conv = dyn_cast<CXXConversionDecl>(&FD))
-    return Conv->getConversionType()->isBooleanType();
-  OverloadedOperatorKind Op = FD.getOverloadedOperator();
-  if (Op != OO_EqualEqual && Op != OO_ExclaimEqual)
-    return false;
-  for (const ParmVarDecl *P : FD.parameters())
-    if (P->getType().getNonReferenceType()->isNullPtrType())
-      return true;
-  return false;
-}
-
 llvm::SmallVector<const FieldDecl *, 2>
 HandleConstructors::witnesses(const CXXRecordDecl &RD) {
   auto It = Witnesses.find(&RD);
   if (It != Witnesses.end())
     return It->second;
-  llvm::SmallVector<const FunctionDecl *, 4> Work;
-  auto AddTests = [&](const CXXRecordDecl &C) {
-    for (const CXXMethodDecl *M : C.methods())
-      if (testsEmptiness(*M))
-        Work.push_back(M);
-  };
-  AddTests(RD);
-  RD.forallBases([&](const CXXRecordDecl *Base) {
-    AddTests(*Base);
-    return true;
-  });
-  llvm::SmallVector<const FieldDecl *, 2> Out;
-  llvm::SmallPtrSet<const FunctionDecl *, 8> Seen;
-  // Follow calls to the object's own methods a little way: `operator bool`
-  // -> `is_empty()` -> `impl_ == nullptr`.
-  for (unsigned Step = 0; Step < 3 && !Work.empty(); ++Step) {
-    llvm::SmallVector<const FunctionDecl *, 4> Next;
-    for (const FunctionDecl *FD : Work) {
-      const FunctionDecl *Def = nullptr;
-      if (!Seen.insert(FD).second || !FD->hasBody(Def) || !Def)
-        continue;
-      OwnReads R;
-      R.TraverseStmt(Def->getBody());
-      for (const FieldDecl *F : R.Fields)
-        if (!llvm::is_contained(Out, F))
-          Out.push_back(F);
-      Next.append(R.Methods.begin(), R.Methods.end());
-    }
-    Work = std::move(Next);
-  }
-  Witnesses[&RD] = Out;
-  return Out;
+  return Witnesses[&RD] = emptinessWitnesses(RD, /*ReadPatterns=*/false);
 }
 
 Emptiness HandleConstructors::afterConstruction(const CXXConstructExpr &CE) {

@@ -1,0 +1,299 @@
+//===- EmptyObjectCalls.cpp - Can calling an empty object fail? -----------===//
+
+#include "EmptyObjectCalls.h"
+#include "HandleWitnesses.h"
+#include "StripNoise.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace clang;
+
+namespace wrapguard {
+
+/// How far calls to the object's own methods are followed from operator()
+/// (`operator()` -> `forEachIf` -> `doForEachIf`). Past it the answer is
+/// "can fail", which keeps the class a nullable callable.
+static constexpr unsigned MaxOwnCallDepth = 4;
+
+/// A type whose value can be dereferenced or called: a pointer, a member
+/// pointer, or a class with operator->, operator* or operator() (smart
+/// pointers and function wrappers, their bases included).
+static bool isPointerLike(QualType T) {
+  T = T.getNonReferenceType().getCanonicalType();
+  if (T->isAnyPointerType() || T->isMemberPointerType())
+    return true;
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition())
+    return false;
+  RD = RD->getDefinition();
+  auto HasOperator = [](const CXXRecordDecl &C) {
+    DeclarationNameTable &Names = C.getASTContext().DeclarationNames;
+    for (OverloadedOperatorKind Op : {OO_Arrow, OO_Star, OO_Call})
+      if (!C.lookup(Names.getCXXOperatorName(Op)).empty())
+        return true;
+    return false;
+  };
+  if (HasOperator(*RD))
+    return true;
+  return !RD->forallBases(
+      [&](const CXXRecordDecl *Base) { return !HasOperator(*Base); });
+}
+
+static bool isThis(const Expr *E) {
+  E = stripNoise(E);
+  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_Deref)
+    E = stripNoise(UO->getSubExpr());
+  return isa_and_nonnull<CXXThisExpr>(E);
+}
+
+namespace {
+
+/// In one function's body: which watched fields of the object (its
+/// witnesses, and its pointer-like fields) are used and which are tested,
+/// which of the object's own methods it calls, and whether it does
+/// something this reading cannot follow. A local copied from a watched field
+/// (`node = head;`) stands for that field, so `while (node) node->f();` is
+/// a tested use of `head`.
+class WatchedUses : public RecursiveASTVisitor<WatchedUses> {
+public:
+  explicit WatchedUses(llvm::ArrayRef<const FieldDecl *> Witnesses)
+      : Witnesses(Witnesses) {}
+
+  bool VisitVarDecl(VarDecl *VD) {
+    if (VD->isLocalVarDeclOrParm() && VD->hasInit())
+      copied(VD, VD->getInit());
+    return true;
+  }
+  bool VisitImplicitCastExpr(ImplicitCastExpr *IC) {
+    if (IC->getCastKind() == CK_PointerToBoolean ||
+        IC->getCastKind() == CK_MemberPointerToBoolean)
+      tested(IC->getSubExpr());
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isEqualityOp()) {
+      tested(BO->getLHS());
+      tested(BO->getRHS());
+    } else if (BO->getOpcode() == BO_Assign) {
+      assigned(BO->getLHS(), BO->getRHS());
+    }
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+    OverloadedOperatorKind Op = OC->getOperator();
+    if (Op == OO_EqualEqual || Op == OO_ExclaimEqual)
+      for (const Expr *A : OC->arguments())
+        tested(A);
+    else if (Op == OO_Equal && OC->getNumArgs() == 2)
+      assigned(OC->getArg(0), OC->getArg(1));
+    // `(*this)(..)` and other operators of the object itself.
+    if (const auto *M = dyn_cast_or_null<CXXMethodDecl>(OC->getCalleeDecl());
+        M && OC->getNumArgs() > 0 && isThis(OC->getArg(0))) {
+      ownCall(*M);
+      escapes(llvm::ArrayRef(OC->getArgs(), OC->getNumArgs()).drop_front());
+      return true;
+    }
+    escapes(llvm::ArrayRef(OC->getArgs(), OC->getNumArgs()));
+    return true;
+  }
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
+    const CXXMethodDecl *M = MC->getMethodDecl();
+    const Expr *Obj = MC->getImplicitObjectArgument();
+    if (const auto *Conv = dyn_cast_or_null<CXXConversionDecl>(M);
+        Conv && Conv->getConversionType()->isBooleanType())
+      tested(Obj);
+    if (M && Obj && isThis(Obj))
+      ownCall(*M);
+    escapes(llvm::ArrayRef(MC->getArgs(), MC->getNumArgs()));
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    if (const FunctionDecl *FD = C->getDirectCallee(); FD && FD->isNoReturn())
+      Unfollowed = true;
+    if (!isa<CXXOperatorCallExpr, CXXMemberCallExpr>(C))
+      escapes(llvm::ArrayRef(C->getArgs(), C->getNumArgs()));
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *CE) {
+    escapes(llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()));
+    return true;
+  }
+  bool VisitCXXThrowExpr(CXXThrowExpr *) {
+    Unfollowed = true;
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *ME) {
+    if (const FieldDecl *F = watched(ME); F && !Handled.count(ME))
+      Used.insert(F);
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    if (const FieldDecl *F = watched(DRE); F && !Handled.count(DRE))
+      Used.insert(F);
+    return true;
+  }
+
+  /// A watched field is used where this function does not test it.
+  bool usesUntested() const {
+    return llvm::any_of(Used,
+                        [&](const FieldDecl *F) { return !Tested.count(F); });
+  }
+
+  llvm::SmallVector<const CXXMethodDecl *, 4> OwnCalls;
+  /// Something was met that this reading does not follow: a throw, a call
+  /// that never returns, the object handed to another function.
+  bool Unfollowed = false;
+
+private:
+  /// The watched field E denotes, directly (`this->head`), through a local
+  /// copied from it, or as an element of it (`slots[i]`: a test of one
+  /// element counts for them all, as a test anywhere in the function counts
+  /// for every use); null otherwise.
+  const FieldDecl *watched(const Expr *E) const {
+    E = leaf(E);
+    if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E)) {
+      auto It = Copies.find(DRE->getDecl());
+      return It == Copies.end() ? nullptr : It->second;
+    }
+    const auto *ME = dyn_cast_or_null<MemberExpr>(E);
+    if (!ME || !isThis(ME->getBase()))
+      return nullptr;
+    const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (!F ||
+        (!llvm::is_contained(Witnesses, F) && !isPointerLike(F->getType())))
+      return nullptr;
+    return F;
+  }
+  /// The node of E that names the field or the local.
+  static const Expr *leaf(const Expr *E) {
+    for (;;) {
+      E = stripNoise(E);
+      if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(E);
+          CE && CE->getNumArgs() == 1 &&
+          CE->getConstructor()->isCopyOrMoveConstructor())
+        E = CE->getArg(0);
+      else if (const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(E))
+        E = AS->getBase();
+      else if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(E);
+               OC && OC->getOperator() == OO_Subscript)
+        E = OC->getArg(0);
+      else
+        return E;
+    }
+  }
+  void tested(const Expr *E) {
+    if (const FieldDecl *F = watched(E)) {
+      Tested.insert(F);
+      Handled.insert(leaf(E));
+    }
+  }
+  /// `T local = this->head;`: the local stands for the field from here on.
+  void copied(const VarDecl *VD, const Expr *Init) {
+    if (const FieldDecl *F = watched(Init)) {
+      Copies[VD] = F;
+      Handled.insert(leaf(Init));
+    }
+  }
+  /// `local = this->head;` copies the field; `local = ..` never uses what
+  /// the local held.
+  void assigned(const Expr *LHS, const Expr *RHS) {
+    const auto *DRE = dyn_cast_or_null<DeclRefExpr>(stripNoise(LHS));
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!VD || !VD->isLocalVarDeclOrParm())
+      return;
+    Handled.insert(DRE);
+    copied(VD, RHS);
+  }
+  /// The object itself given to another function: what that does is not
+  /// read here.
+  void escapes(llvm::ArrayRef<const Expr *> Args) {
+    for (const Expr *A : Args)
+      if (isThis(A))
+        Unfollowed = true;
+  }
+  void ownCall(const CXXMethodDecl &M) {
+    if (M.isStatic())
+      return;
+    OwnCalls.push_back(&M);
+  }
+
+  llvm::ArrayRef<const FieldDecl *> Witnesses;
+  llvm::DenseMap<const ValueDecl *, const FieldDecl *> Copies;
+  llvm::SmallPtrSet<const Expr *, 8> Handled;
+  llvm::SmallPtrSet<const FieldDecl *, 4> Used, Tested;
+};
+
+/// Reads operator() and the own methods it calls.
+class EmptyCallReader {
+public:
+  explicit EmptyCallReader(llvm::ArrayRef<const FieldDecl *> Witnesses)
+      : Witnesses(Witnesses) {}
+
+  /// Whether calling M on an empty object may fail.
+  bool mayFail(const CXXMethodDecl &M, unsigned Depth) {
+    if (!Seen.insert(&M).second)
+      return false; // Read already, or being read higher up.
+    const FunctionDecl *Def = nullptr;
+    if (Depth > MaxOwnCallDepth ||
+        (M.isVirtual() && !M.hasAttr<FinalAttr>() &&
+         !M.getParent()->hasAttr<FinalAttr>()) ||
+        !M.hasBody(Def) || !Def || Def->isDependentContext())
+      return true;
+    WatchedUses Uses(Witnesses);
+    Uses.TraverseStmt(Def->getBody());
+    if (Uses.Unfollowed || Uses.usesUntested())
+      return true;
+    return llvm::any_of(Uses.OwnCalls, [&](const CXXMethodDecl *Callee) {
+      return mayFail(*Callee, Depth + 1);
+    });
+  }
+
+private:
+  llvm::ArrayRef<const FieldDecl *> Witnesses;
+  llvm::SmallPtrSet<const CXXMethodDecl *, 8> Seen;
+};
+
+} // namespace
+
+bool callingEmptyIsHarmless(const CXXRecordDecl &RD) {
+  llvm::SmallVector<const FieldDecl *, 2> Witnesses =
+      emptinessWitnesses(RD, /*ReadPatterns=*/true);
+  if (Witnesses.empty())
+    return false;
+  // Every operator() of the class and its bases, template specializations
+  // that were instantiated included.
+  llvm::SmallVector<const CXXMethodDecl *, 4> CallOperators;
+  bool Unread = false;
+  auto Collect = [&](const CXXRecordDecl &C) {
+    DeclarationName Call =
+        C.getASTContext().DeclarationNames.getCXXOperatorName(OO_Call);
+    for (const NamedDecl *D : C.lookup(Call)) {
+      D = D->getUnderlyingDecl();
+      if (const auto *M = dyn_cast<CXXMethodDecl>(D)) {
+        CallOperators.push_back(M);
+      } else if (const auto *FT = dyn_cast<FunctionTemplateDecl>(D)) {
+        for (const FunctionDecl *S : FT->specializations())
+          if (const auto *M = dyn_cast<CXXMethodDecl>(S); M && M->hasBody())
+            CallOperators.push_back(M);
+      } else {
+        Unread = true;
+      }
+    }
+  };
+  Collect(RD);
+  RD.forallBases([&](const CXXRecordDecl *Base) {
+    Collect(*Base);
+    return true;
+  });
+  if (Unread || CallOperators.empty())
+    return false;
+  EmptyCallReader Reader(Witnesses);
+  return llvm::none_of(CallOperators, [&](const CXXMethodDecl *M) {
+    return Reader.mayFail(*M, 0);
+  });
+}
+
+} // namespace wrapguard
