@@ -6,6 +6,7 @@
 #include "ExitsElsewhere.h"
 #include "FlagParameters.h"
 #include "Guards.h"
+#include "HandleConstructors.h"
 #include "MethodsElsewhere.h"
 #include "SetAfterConstruction.h"
 #include "SourceKeys.h"
@@ -195,7 +196,9 @@ public:
     if (!writesDyingObject(OC->getArg(0)))
       noteAssigned(fieldOf(OC->getArg(0)), OC->getArg(1), OC->getBeginLoc());
     if (const Expr *Moved = movedFromObject(OC->getArg(1));
-        Moved && !writesDyingObject(Moved))
+        Moved && !writesDyingObject(Moved) &&
+        !moveLeavesSource(Moved->getType(), dyn_cast_or_null<CXXMethodDecl>(
+                                                OC->getDirectCallee())))
       noteMovedFrom(fieldOf(Moved), OC->getBeginLoc());
     return true;
   }
@@ -206,7 +209,8 @@ public:
       return true;
     if (Ctor->isMoveConstructor() && CE->getNumArgs() >= 1)
       if (const Expr *Moved = movedFromObject(CE->getArg(0));
-          Moved && !writesDyingObject(Moved))
+          Moved && !writesDyingObject(Moved) &&
+          !moveLeavesSource(Moved->getType(), Ctor))
         noteMovedFrom(fieldOf(Moved), CE->getBeginLoc());
     noteConstruction(*CE);
     if (!Ctor->isCopyOrMoveConstructor())

@@ -234,4 +234,66 @@ Emptiness HandleConstructors::returnsOf(const FunctionDecl &FD,
   return Result.value_or(Emptiness::Unknown);
 }
 
+/// How a move from an object of RD treats the source.
+enum class MoveKind { Copies, Memberwise, Own };
+
+static MoveKind moveKind(const CXXRecordDecl &RD) {
+  const CXXConstructorDecl *Move = nullptr, *Copy = nullptr;
+  for (const CXXConstructorDecl *C : RD.ctors()) {
+    if (C->isMoveConstructor())
+      Move = C;
+    else if (C->isCopyConstructor())
+      Copy = C;
+  }
+  if (Move)
+    return Move->isDefaulted() || Move->isTrivial() ? MoveKind::Memberwise
+                                                    : MoveKind::Own;
+  // Not declared yet: implicit when nothing suppresses it; a user-declared
+  // copy constructor (or assignment, or destructor) suppresses it, and the
+  // copy constructor then does the move.
+  if (RD.needsImplicitMoveConstructor())
+    return MoveKind::Memberwise;
+  if (RD.hasUserDeclaredCopyConstructor() &&
+      !RD.hasUserDeclaredMoveConstructor())
+    return MoveKind::Copies;
+  return Copy && !Copy->isDeleted() ? MoveKind::Copies : MoveKind::Own;
+}
+
+/// How the constructor or assignment Op, called with an rvalue of its class,
+/// treats the source.
+static MoveKind moveKind(const CXXMethodDecl &Op) {
+  const auto *Ctor = dyn_cast<CXXConstructorDecl>(&Op);
+  bool IsMove =
+      Ctor ? Ctor->isMoveConstructor() : Op.isMoveAssignmentOperator();
+  bool IsCopy =
+      Ctor ? Ctor->isCopyConstructor() : Op.isCopyAssignmentOperator();
+  if (IsCopy)
+    return MoveKind::Copies;
+  if (IsMove && (Op.isDefaulted() || Op.isTrivial()))
+    return MoveKind::Memberwise;
+  return MoveKind::Own;
+}
+
+bool moveLeavesSource(QualType T, const CXXMethodDecl *Op) {
+  const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition() || RD->isInStdNamespace() || RD->isLambda())
+    return false;
+  RD = RD->getDefinition();
+  if (Op && Op->getParent()->getCanonicalDecl() != RD->getCanonicalDecl())
+    Op = nullptr; // Another class's constructor receives the object.
+  switch (Op ? moveKind(*Op) : moveKind(*RD)) {
+  case MoveKind::Copies:
+    return true;
+  case MoveKind::Own:
+    return false;
+  case MoveKind::Memberwise:
+    break;
+  }
+  llvm::SmallVector<const FieldDecl *, 2> W =
+      emptinessWitnesses(*RD, /*ReadPatterns=*/true);
+  return !W.empty() && llvm::all_of(W, [](const FieldDecl *F) {
+    return F->getType().getCanonicalType()->isScalarType();
+  });
+}
+
 } // namespace wrapguard

@@ -55,6 +55,16 @@ private:
   llvm::SmallPtrSet<const clang::FunctionDecl *, 8> InProgress;
 };
 
+/// True when a move from an object of type T leaves it as it was, by the
+/// definitions of its class (outside namespace std): the move is a copy (no
+/// move constructor, a copy constructor declared); or it is memberwise
+/// (implicit or defaulted) and every field the class's emptiness test reads
+/// is a scalar, so a moved-from raw pointer still points. Op, when given,
+/// is the constructor or assignment of T's class that does the move. Then
+/// `H o(std::move(h));` is no evidence that `h` is empty.
+bool moveLeavesSource(clang::QualType T,
+                      const clang::CXXMethodDecl *Op = nullptr);
+
 } // namespace wrapguard
 
 #endif // WRAPGUARD_ENGINE_HANDLECONSTRUCTORS_H

@@ -4,6 +4,7 @@
 #include "CallableSyntax.h"
 #include "CallableValues.h"
 #include "ComparisonHelpers.h"
+#include "HandleConstructors.h"
 #include "StripNoise.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -263,9 +264,12 @@ public:
     return nonEmptyState();
   }
 
-  void markMovedFrom(const Expr *Arg) {
+  /// `std::move(x)` given to Op, or to a constructor or assignment that
+  /// moves x: x may be empty after, unless its class's move leaves it as
+  /// it was (a class of raw pointers with an implicit move).
+  void markMovedFrom(const Expr *Arg, const CXXMethodDecl *Op = nullptr) {
     if (const Expr *Obj = movedFromObject(Arg))
-      if (isCallable(*Obj))
+      if (isCallable(*Obj) && !moveLeavesSource(Obj->getType(), Op))
         setState(*Obj, maybeEmptyState());
   }
 
@@ -853,7 +857,7 @@ void Transfer::copyOrMoveConstruct(const CXXConstructExpr &CE,
   if (!stateOfRecord(L, Env).NonEmpty)
     W.setRecordState(L, W.stateOrUnknown(*Arg0));
   if (CE.getConstructor()->isMoveConstructor())
-    W.markMovedFrom(Arg0);
+    W.markMovedFrom(Arg0, CE.getConstructor());
 }
 
 /// std::vector, std::deque and std::array: `v[i]` is the same element for
@@ -1059,7 +1063,7 @@ bool Transfer::assign(const CXXOperatorCallExpr &OC) {
     // otherwise leave the old state in place.
     W.setRecordState(*L, W.stateOrUnknown(*RHS));
     if (Method->isMoveAssignmentOperator())
-      W.markMovedFrom(RHS);
+      W.markMovedFrom(RHS, Method);
   } else {
     W.setRecordState(*L, W.stateFromSource(*RHS));
     W.markMovedFrom(RHS);

@@ -133,6 +133,46 @@ TEST(FactsEmptyings, WritesToADyingObjectAreNone) {
   EXPECT_TRUE(E["Raw::write"].At);
 }
 
+TEST(FactsEmptyings, AMoveEmptiesWhereItsClassMoveDoes) {
+  auto E = emptyingsByName(R"cc(
+    #include <memory>
+    #include <utility>
+    struct Impl { int run(int x) { return x; } };
+    // An implicit move copies the raw pointer: the source still points.
+    struct Raw {
+      Impl *impl = nullptr;
+      explicit operator bool() const { return impl != nullptr; }
+      int operator()(int x) const { return impl->run(x); }
+    };
+    // A defaulted move moves the shared_ptr, which leaves it null.
+    struct Owning {
+      std::shared_ptr<Impl> impl;
+      Owning() = default;
+      Owning(Owning &&) = default;
+      Owning &operator=(Owning &&) = default;
+      explicit operator bool() const { return impl != nullptr; }
+      int operator()(int x) const { return impl->run(x); }
+    };
+    struct Holder {
+      Raw raw, raw_built;
+      Owning owning, owning_built;
+      void give(Raw &r, Owning &o) {
+        r = std::move(raw);
+        o = std::move(owning);
+      }
+      void build() {
+        Raw r(std::move(raw_built));
+        Owning o(std::move(owning_built));
+      }
+    };
+  )cc");
+  // Both methods run only when called: their emptyings are named by them.
+  EXPECT_EQ(E["Holder::raw"].In, 0u);
+  EXPECT_EQ(E["Holder::raw_built"].In, 0u);
+  EXPECT_EQ(E["Holder::owning"].In, 1u);
+  EXPECT_EQ(E["Holder::owning_built"].In, 1u);
+}
+
 TEST(FactsEmptyings, AMethodTheDestructorCallsRunsOnlyAsTheObjectDies) {
   ProjectFacts F = factsOf(R"cc(
     #include <functional>
