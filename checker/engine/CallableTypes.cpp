@@ -2,6 +2,7 @@
 
 #include "CallableTypes.h"
 #include "EmptyObjectCalls.h"
+#include "HandleWitnesses.h"
 #include "SingleReturn.h"
 #include "StripNoise.h"
 #include "clang/AST/DeclCXX.h"
@@ -134,19 +135,6 @@ CallableKind CallableTypes::classify(QualType T) const {
   return It->second ? CallableKind::FunctionObject : CallableKind::None;
 }
 
-/// A parameter of type std::nullptr_t.
-static bool takesNullptr(const FunctionDecl &FD) {
-  for (const ParmVarDecl *P : FD.parameters())
-    if (P->getType().getNonReferenceType()->isNullPtrType())
-      return true;
-  return false;
-}
-
-static bool isNullComparison(const FunctionDecl &FD) {
-  OverloadedOperatorKind Op = FD.getOverloadedOperator();
-  return (Op == OO_EqualEqual || Op == OO_ExclaimEqual) && takesNullptr(FD);
-}
-
 /// Whether Conv, a `bool` conversion of RD, gives the object's value and
 /// not whether it can be called: its body returns the same expression as
 /// RD's `bool operator()()` (ompl's PlannerTerminationCondition, `operator
@@ -197,12 +185,12 @@ static bool testsItsEmptiness(const CXXRecordDecl &RD) {
       return true;
   }
   for (const CXXMethodDecl *M : RD.methods())
-    if (isNullComparison(*M))
+    if (comparesWithNullptr(*M))
       return true;
   // Hidden friends: `friend bool operator==(const F&, std::nullptr_t)`.
   for (const FriendDecl *F : RD.friends())
     if (const auto *FD = dyn_cast_or_null<FunctionDecl>(F->getFriendDecl()))
-      if (isNullComparison(*FD))
+      if (comparesWithNullptr(*FD))
         return true;
   return false;
 }
@@ -243,24 +231,9 @@ public:
     }
     return true;
   }
-  bool VisitBinaryOperator(BinaryOperator *BO) {
-    if (BO->isEqualityOp()) {
-      tested(BO->getLHS());
-      tested(BO->getRHS());
-    }
-    return true;
-  }
-  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
-    if (OC->getOperator() == OO_EqualEqual ||
-        OC->getOperator() == OO_ExclaimEqual)
-      for (const Expr *A : OC->arguments())
-        tested(A);
-    return true;
-  }
-  bool VisitImplicitCastExpr(ImplicitCastExpr *IC) {
-    if (IC->getCastKind() == CK_PointerToBoolean ||
-        IC->getCastKind() == CK_MemberPointerToBoolean)
-      tested(IC->getSubExpr());
+  bool VisitExpr(Expr *E) {
+    for (const Expr *Operand : emptinessTestOperands(*E))
+      tested(Operand);
     return true;
   }
   bool TraverseLambdaExpr(LambdaExpr *) { return true; }

@@ -67,27 +67,18 @@ public:
       copied(VD, VD->getInit());
     return true;
   }
-  bool VisitImplicitCastExpr(ImplicitCastExpr *IC) {
-    if (IC->getCastKind() == CK_PointerToBoolean ||
-        IC->getCastKind() == CK_MemberPointerToBoolean)
-      tested(IC->getSubExpr());
+  bool VisitExpr(Expr *E) {
+    for (const Expr *Operand : emptinessTestOperands(*E))
+      tested(Operand);
     return true;
   }
   bool VisitBinaryOperator(BinaryOperator *BO) {
-    if (BO->isEqualityOp()) {
-      tested(BO->getLHS());
-      tested(BO->getRHS());
-    } else if (BO->getOpcode() == BO_Assign) {
+    if (BO->getOpcode() == BO_Assign)
       assigned(BO->getLHS(), BO->getRHS());
-    }
     return true;
   }
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
-    OverloadedOperatorKind Op = OC->getOperator();
-    if (Op == OO_EqualEqual || Op == OO_ExclaimEqual)
-      for (const Expr *A : OC->arguments())
-        tested(A);
-    else if (Op == OO_Equal && OC->getNumArgs() == 2)
+    if (OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
       assigned(OC->getArg(0), OC->getArg(1));
     // `(*this)(..)` and other operators of the object itself.
     if (const auto *M = dyn_cast_or_null<CXXMethodDecl>(OC->getCalleeDecl());

@@ -29,9 +29,7 @@ public:
 };
 } // namespace
 
-bool testsEmptiness(const FunctionDecl &FD) {
-  if (const auto *Conv = dyn_cast<CXXConversionDecl>(&FD))
-    return Conv->getConversionType()->isBooleanType();
+bool comparesWithNullptr(const FunctionDecl &FD) {
   OverloadedOperatorKind Op = FD.getOverloadedOperator();
   if (Op != OO_EqualEqual && Op != OO_ExclaimEqual)
     return false;
@@ -39,6 +37,12 @@ bool testsEmptiness(const FunctionDecl &FD) {
     if (P->getType().getNonReferenceType()->isNullPtrType())
       return true;
   return false;
+}
+
+bool testsEmptiness(const FunctionDecl &FD) {
+  if (const auto *Conv = dyn_cast<CXXConversionDecl>(&FD))
+    return Conv->getConversionType()->isBooleanType();
+  return comparesWithNullptr(FD);
 }
 
 /// The field of RD or a base that F, read in a member template's pattern,
@@ -58,6 +62,20 @@ static const FieldDecl *inRecord(const FieldDecl *F, const CXXRecordDecl &RD) {
     return true;
   });
   return Found ? Found : F;
+}
+
+llvm::SmallVector<const Expr *, 2> emptinessTestOperands(const Expr &E) {
+  if (const auto *BO = dyn_cast<BinaryOperator>(&E); BO && BO->isEqualityOp())
+    return {BO->getLHS(), BO->getRHS()};
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(&E);
+      OC && (OC->getOperator() == OO_EqualEqual ||
+             OC->getOperator() == OO_ExclaimEqual))
+    return {OC->arg_begin(), OC->arg_end()};
+  if (const auto *IC = dyn_cast<ImplicitCastExpr>(&E);
+      IC && (IC->getCastKind() == CK_PointerToBoolean ||
+             IC->getCastKind() == CK_MemberPointerToBoolean))
+    return {IC->getSubExpr()};
+  return {};
 }
 
 llvm::SmallVector<const FieldDecl *, 2>

@@ -15,13 +15,25 @@
 #define WRAPGUARD_ENGINE_HANDLEWITNESSES_H
 
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace wrapguard {
 
+/// An `operator==` or `operator!=` taking std::nullptr_t (a member or a
+/// hidden friend).
+bool comparesWithNullptr(const clang::FunctionDecl &FD);
+
 /// Whether FD says if an object is empty: a conversion to bool, or a
 /// comparison with nullptr.
 bool testsEmptiness(const clang::FunctionDecl &FD);
+
+/// The operands E compares or converts as a test of emptiness: both sides of
+/// `==` or `!=` (built in or overloaded), the operand of a pointer's or a
+/// member pointer's conversion to bool. A class's own `bool` conversion is
+/// the caller's to recognise.
+llvm::SmallVector<const clang::Expr *, 2>
+emptinessTestOperands(const clang::Expr &E);
 
 /// The fields of RD or its bases that its emptiness tests read; empty when
 /// no such test has a definition here. With ReadPatterns, a test of a class
