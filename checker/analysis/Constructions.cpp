@@ -31,6 +31,19 @@ bool Constructions::hasCallableFields(const CXXRecordDecl &Decl) {
   return It->second;
 }
 
+bool Constructions::buildsCallableFields(const CXXRecordDecl &Decl,
+                                         unsigned Depth) {
+  if (hasCallableFields(Decl))
+    return true;
+  const CXXRecordDecl *RD = Decl.getDefinition();
+  if (!RD || Depth > 4)
+    return false;
+  return llvm::any_of(RD->bases(), [&](const CXXBaseSpecifier &B) {
+    const CXXRecordDecl *Base = B.getType()->getAsCXXRecordDecl();
+    return Base && buildsCallableFields(*Base, Depth + 1);
+  });
+}
+
 std::string Constructions::constructorName(const CXXConstructorDecl &C) {
   PrintingPolicy PP(C.getASTContext().getLangOpts());
   PP.SuppressTagKeyword = true;
@@ -148,7 +161,7 @@ public:
   bool VisitCXXConstructExpr(CXXConstructExpr *CE) {
     const CXXConstructorDecl *C = CE->getConstructor();
     if (!Found && C && !C->isCopyOrMoveConstructor() &&
-        Cs.hasCallableFields(*C->getParent()))
+        Cs.buildsCallableFields(*C->getParent()))
       Found = CE;
     if (C)
       Callees.push_back(C);
@@ -224,6 +237,9 @@ Constructions::ofFactory(const CallExpr &Call, const FunctionDecl *Owner) {
     return std::nullopt;
   const CXXConstructorDecl *Ctor = Inner->getConstructor();
   const CXXRecordDecl &RD = *Ctor->getParent();
+  // One whose callable fields are its bases' (baseConstructions).
+  if (!hasCallableFields(RD))
+    return std::nullopt;
   if (isAggregateLike(RD))
     return Ctor->isDefaultConstructor()
                ? ofAggregate(RD, nullptr, Call.getBeginLoc(), Owner)
@@ -274,6 +290,66 @@ std::optional<Construction> Constructions::at(const Expr &E,
   if (const auto *Call = dyn_cast<CallExpr>(S))
     return ofFactory(*Call, Owner);
   return std::nullopt;
+}
+
+std::vector<Construction>
+Constructions::baseConstructions(const Expr &E, const FunctionDecl *Owner) {
+  std::vector<Construction> Out;
+  const Expr *S = stripNoise(&E);
+  if (const auto *New = dyn_cast_or_null<CXXNewExpr>(S))
+    S = New->getInitializer() ? stripNoise(New->getInitializer()) : nullptr;
+  const auto *CE = dyn_cast_or_null<CXXConstructExpr>(S);
+  if (!CE)
+    if (const auto *Call = dyn_cast_or_null<CallExpr>(S))
+      if (const FunctionDecl *FD = Call->getDirectCallee();
+          FD && isForwardingFactory(*FD))
+        CE = forwardedConstruction(*FD);
+  const CXXConstructorDecl *Ctor = CE ? CE->getConstructor() : nullptr;
+  if (!Ctor || Ctor->isCopyOrMoveConstructor())
+    return Out;
+  // `T()` and `std::make_unique<T>()` zero the scalars of a class whose
+  // constructor the compiler wrote; `T x;` and `new T` do not (see
+  // ofConstructor).
+  bool ZeroInit = !Owner || CE->requiresZeroInitialization();
+  addBaseConstructions(*Ctor, ZeroInit, E.getBeginLoc(), Owner,
+                       constructorName(*Ctor), 0, Out);
+  return Out;
+}
+
+void Constructions::addBaseConstructions(const CXXConstructorDecl &Ctor,
+                                         bool ZeroInit, SourceLocation Loc,
+                                         const FunctionDecl *Owner,
+                                         const std::string &Name,
+                                         unsigned Depth,
+                                         std::vector<Construction> &Out) {
+  const FunctionDecl *Def = nullptr;
+  if (Depth > 4 || Ctor.isUserProvided() || !Ctor.isDefined(Def))
+    return;
+  for (const CXXCtorInitializer *Init :
+       cast<CXXConstructorDecl>(Def)->inits()) {
+    if (!Init->isBaseInitializer() || Init->isBaseVirtual())
+      continue;
+    const auto *BCE = dyn_cast_or_null<CXXConstructExpr>(
+        Init->getInit() ? Init->getInit()->IgnoreImplicit() : nullptr);
+    const CXXConstructorDecl *Base = BCE ? BCE->getConstructor() : nullptr;
+    if (!Base || Base->isCopyOrMoveConstructor())
+      continue;
+    const CXXRecordDecl &RD = *Base->getParent();
+    if (hasCallableFields(RD)) {
+      std::optional<Construction> K =
+          isAggregateLike(RD)
+              ? (Base->isDefaultConstructor()
+                     ? ofAggregate(RD, nullptr, Loc, Owner, !ZeroInit)
+                     : std::nullopt)
+              : ofConstructor(*BCE, Def);
+      if (K) {
+        K->Fact.CtorName = Name;
+        K->Fact.At = factLoc(Loc, Ctx.getSourceManager(), Owner);
+        Out.push_back(std::move(*K));
+      }
+    }
+    addBaseConstructions(*Base, ZeroInit, Loc, Owner, Name, Depth + 1, Out);
+  }
 }
 
 //===----------------------------------------------------------------------===//

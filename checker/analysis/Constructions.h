@@ -28,6 +28,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace wrapguard {
 
@@ -53,6 +54,8 @@ public:
 
   /// Whether RD (outside system headers) declares a nullable-callable field.
   bool hasCallableFields(const clang::CXXRecordDecl &RD);
+  /// The same for RD or one of its bases (a few levels up).
+  bool buildsCallableFields(const clang::CXXRecordDecl &RD, unsigned Depth = 0);
 
   /// If E constructs a class with callable fields (not a copy or a move),
   /// the construction; Owner is the function E is in (null: a global's
@@ -62,6 +65,15 @@ public:
   /// `std::make_unique<T>`, `emplace_back`, `emplace`, `try_emplace`).
   std::optional<Construction> at(const clang::Expr &E,
                                  const clang::FunctionDecl *Owner);
+
+  /// The base-class subobjects with callable fields that E's construction
+  /// builds through constructors the compiler wrote (implicit or defaulted:
+  /// `struct CpuBuf : Buffer {}; std::make_unique<CpuBuf>()`), each as a
+  /// construction of its base class placed at E, in Owner, and named by the
+  /// derived constructor. A constructor the user wrote is not followed: its
+  /// base initializers are constructions in its own body, recorded with it.
+  std::vector<Construction> baseConstructions(const clang::Expr &E,
+                                              const clang::FunctionDecl *Owner);
 
   /// What Ctor does with F; nullopt when Ctor's definition is not in this
   /// TU (the TU that has it records it), or when the flow analysis of its
@@ -86,6 +98,11 @@ private:
                                           clang::SourceLocation Loc,
                                           const clang::FunctionDecl *Owner,
                                           bool Indeterminate = false);
+  void addBaseConstructions(const clang::CXXConstructorDecl &Ctor,
+                            bool ZeroInit, clang::SourceLocation Loc,
+                            const clang::FunctionDecl *Owner,
+                            const std::string &Name, unsigned Depth,
+                            std::vector<Construction> &Out);
   std::optional<Construction> ofFactory(const clang::CallExpr &Call,
                                         const clang::FunctionDecl *Owner);
   /// The construction a standard function template's instantiation performs

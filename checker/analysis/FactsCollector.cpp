@@ -300,30 +300,39 @@ private:
   /// A construction of a class with callable fields: recorded under the
   /// class, by constructor and argument states.
   void noteConstruction(const Expr &E) {
-    std::optional<Construction> K = C.Cs.at(E, Owner);
-    if (!K || K->ClassKey.empty())
+    if (std::optional<Construction> K = C.Cs.at(E, Owner))
+      recordConstruction(E, *K);
+    // A derived object's base subobject is a construction of the base, and
+    // the factory's set on the derived object sets the base's field: a base
+    // destructor's call is judged by them (`struct CpuBuf : Buffer {};`).
+    for (Construction &K : C.Cs.baseConstructions(E, Owner))
+      recordConstruction(E, K);
+  }
+
+  void recordConstruction(const Expr &E, Construction &K) {
+    if (K.ClassKey.empty())
       return;
     if (!Owner) {
-      K->Fact.At.Function = Global;
+      K.Fact.At.Function = Global;
       if (GlobalVar && GlobalVar->getInit() &&
           stripNoise(GlobalVar->getInit()) == stripNoise(&E))
-        K->Fact.SetAfter =
-            C.SetAfter.fieldsSetBeforeReached(*GlobalVar, *K->Class);
+        K.Fact.SetAfter =
+            C.SetAfter.fieldsSetBeforeReached(*GlobalVar, *K.Class);
     } else {
-      K->Fact.SetAfter = C.SetAfter.fieldsSetAfter(E, *K->Class, *Owner);
+      K.Fact.SetAfter = C.SetAfter.fieldsSetAfter(E, *K.Class, *Owner);
     }
     // With its template arguments: each specialization is a class of its
     // own (classKey), and the notes say which (`Op<false>`).
     std::string Name;
     llvm::raw_string_ostream OS(Name);
-    K->Class->getNameForDiagnostic(OS, C.Ctx.getPrintingPolicy(),
-                                   /*Qualified=*/true);
-    SourceFacts &Class = C.Out.get(K->ClassKey, SourceKind::Class, OS.str());
+    K.Class->getNameForDiagnostic(OS, C.Ctx.getPrintingPolicy(),
+                                  /*Qualified=*/true);
+    SourceFacts &Class = C.Out.get(K.ClassKey, SourceKind::Class, OS.str());
     auto [It, New] =
-        Class.Constructions.try_emplace(K->Fact.signature(), K->Fact);
+        Class.Constructions.try_emplace(K.Fact.signature(), K.Fact);
     if (!New) {
-      It->second.Count += K->Fact.Count;
-      keepFirst(It->second.At, K->Fact.At);
+      It->second.Count += K.Fact.Count;
+      keepFirst(It->second.At, K.Fact.At);
     }
   }
 
@@ -1021,15 +1030,19 @@ private:
   void recordConstructors(const CXXRecordDecl &RD, const FieldDecl &FD,
                           SourceFacts &F) {
     // A class without constructors is judged where it is made (its
-    // constructions), except that a non-empty default member initializer
-    // sets the field however it is made.
+    // constructions): a non-empty default member initializer sets the field
+    // however it is made; else only an aggregate's initializer can, and the
+    // implicit constructor leaves it empty. Both are recorded under
+    // AggregateInit, so that a destructor's call can tell "set only after
+    // construction" (Resolve's judgeLifecycle) from constructors defined in
+    // a TU not seen.
     if (!RD.hasUserDeclaredConstructor()) {
       const Expr *Init = FD.getInClassInitializer();
-      if (Init && !isEmptyValue(Init, C.Ctx))
-        F.Constructors.try_emplace(
-            ConstructionFact::AggregateInit.str(),
-            CtorFact{RD.getNameAsString() + "{}", true, -1, "", "",
-                     factLoc(FD.getLocation(), C.SM, nullptr)});
+      bool Sets = Init && !isEmptyValue(Init, C.Ctx);
+      F.Constructors.try_emplace(
+          ConstructionFact::AggregateInit.str(),
+          CtorFact{RD.getNameAsString() + "{}", Sets, -1, "", "",
+                   factLoc(FD.getLocation(), C.SM, nullptr)});
       return;
     }
     for (const CXXConstructorDecl *Ctor : constructorsOf(RD)) {

@@ -266,6 +266,14 @@ private:
     append_range(Why, Inner);
   }
 
+  /// Whether F's class declares no constructor and gives F no value of its
+  /// own: its implicit constructor leaves F to the class's makers.
+  static bool onlyImplicitConstructor(const SourceFacts &F) {
+    auto It = F.Constructors.find(ConstructionFact::AggregateInit.str());
+    return F.Constructors.size() == 1 && It != F.Constructors.end() &&
+           !It->second.SetsField;
+  }
+
   /// A field set only after construction (every constructor leaves it
   /// empty, something sets it later), called while the object is being
   /// constructed or destroyed. In the destructor, only when some
@@ -280,8 +288,22 @@ private:
         any_of(F.Constructors,
                [](const auto &E) { return E.second.SetsField; }))
       return Emptiness::Unknown;
+    // A class without constructors (Constructors holds only AggregateInit)
+    // is set at construction by an aggregate initializer that gives the
+    // field a value: only constructions that leave it empty are "before".
+    for (const ConstructionFact *K : constructionsFor(F)) {
+      const ValueState *Arg = K->Ctor == ConstructionFact::AggregateInit
+                                  ? argumentFor(*K, F)
+                                  : nullptr;
+      if (Arg && Arg->What != ValueState::Empty)
+        return Emptiness::Unknown;
+    }
     bool InDestructor = C.During == Candidate::Lifecycle::Destructor;
     if (InDestructor && T.total() && T.Empties.empty())
+      return Emptiness::Unknown;
+    // Nor is one the project makes nowhere: its clients may well give the
+    // field its value in the initializer.
+    if (!T.total() && onlyImplicitConstructor(F))
       return Emptiness::Unknown;
     Why.push_back(
         {setOnlyAfterConstructionNote(F.Name, F.SetAt.Function,
@@ -501,6 +523,11 @@ private:
   Emptiness judgeByConstructors(const SourceFacts &F,
                                 std::vector<Evidence> &Why) {
     if (Facts.missingTUs())
+      return belief(F, Why);
+    // The implicit constructor of a class without constructors leaves the
+    // field to whoever makes the object (an aggregate's initializer, the
+    // client's set-up): with no construction to read, it says nothing.
+    if (onlyImplicitConstructor(F))
       return belief(F, Why);
     auto Unset = find_if(F.Constructors, [&](const auto &Entry) {
       const CtorFact &Ctor = Entry.second;

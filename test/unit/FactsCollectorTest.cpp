@@ -7,8 +7,10 @@
 #include "ProjectFacts.h"
 #include "TestAST.h"
 #include "gtest/gtest.h"
+#include <algorithm>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace wrapguard {
 namespace {
@@ -171,6 +173,54 @@ TEST(FactsEmptyings, AMoveEmptiesWhereItsClassMoveDoes) {
   EXPECT_EQ(E["Holder::raw_built"].In, 0u);
   EXPECT_EQ(E["Holder::owning"].In, 1u);
   EXPECT_EQ(E["Holder::owning_built"].In, 1u);
+}
+
+/// Class name -> its constructions' "CtorName then sets I,J" (SetAfter),
+/// one per construction group.
+std::map<std::string, std::vector<std::string>>
+constructionsByClass(llvm::StringRef Code) {
+  std::map<std::string, std::vector<std::string>> Out;
+  ProjectFacts F = factsOf(Code);
+  for (const auto &[Key, S] : F.sources())
+    for (const auto &[Sig, K] : S.Constructions) {
+      std::string Text = K.CtorName;
+      for (size_t I = 0; I < K.SetAfter.size(); ++I)
+        Text += (I ? "," : " then sets ") + std::to_string(K.SetAfter[I]);
+      Out[S.Name].push_back(Text);
+    }
+  for (auto &Entry : Out)
+    std::sort(Entry.second.begin(), Entry.second.end());
+  return Out;
+}
+
+TEST(FactsConstructions, ADerivedObjectIsAConstructionOfItsBase) {
+  auto K = constructionsByClass(R"cc(
+    #include <functional>
+    #include <memory>
+    struct Buffer {
+      virtual ~Buffer() { release(); }
+      int size = 0;
+      std::function<void()> release;
+    };
+    struct Device : Buffer {};
+    struct Pinned : Device {};
+    struct Host : Buffer {};
+    std::unique_ptr<Buffer> make(int kind) {
+      if (kind == 0) {
+        auto b = std::make_unique<Pinned>();
+        b->release = [] {};
+        return b;
+      }
+      Buffer *raw = new Host;
+      return std::unique_ptr<Buffer>(raw);
+    }
+  )cc");
+  // Pinned through Device (two levels, then set: field 1) and Host (not
+  // set); Device, Pinned and Host themselves have no callable field.
+  EXPECT_EQ(K["Buffer"],
+            (std::vector<std::string>{"Host()", "Pinned() then sets 1"}));
+  EXPECT_EQ(K.count("Pinned"), 0u);
+  EXPECT_EQ(K.count("Host"), 0u);
 }
 
 TEST(FactsEmptyings, AMethodTheDestructorCallsRunsOnlyAsTheObjectDies) {
