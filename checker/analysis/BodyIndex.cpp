@@ -40,7 +40,7 @@ public:
     // what receives it is seen on its own.
     if (const Expr *Moved = movedFromObject(C)) {
       if (const VarDecl *V = local(Moved))
-        add(V, {BodyIndex::Event::MovedFrom, C->getBeginLoc()});
+        add(V, {BodyIndex::Event::MovedFrom, C->getBeginLoc(), nullptr, C});
       return true;
     }
     noteEscapes(*C);

@@ -36,6 +36,8 @@ public:
     clang::SourceLocation Loc;
     /// The new value (Init, Assign); null otherwise.
     const clang::Expr *Value = nullptr;
+    /// MovedFrom: the `std::move` call; null otherwise.
+    const clang::Expr *Move = nullptr;
   };
 
   struct Local {

@@ -8,6 +8,7 @@
 #include "StripNoise.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -316,6 +317,33 @@ static bool within(const Stmt &S, const Stmt &Root) {
   });
 }
 
+/// Whether the function returns or throws after S, before control can
+/// reach Read: S is part of a `return` or `throw` that does not hold Read,
+/// or a block that holds S and not Read has one after S's statement. A
+/// `break` or `continue` may still reach it.
+static bool leavesBefore(const Stmt &S, const Stmt &Read, ParentMap &PM) {
+  auto Leaves = [](const Stmt *X) {
+    if (isa<ReturnStmt>(X))
+      return true;
+    const auto *E = dyn_cast<Expr>(X);
+    return E && isa<CXXThrowExpr>(E->IgnoreImplicit());
+  };
+  const Stmt *Cur = &S;
+  for (const Stmt *P = PM.getParent(Cur); P && !within(Read, *P);
+       Cur = P, P = PM.getParent(P)) {
+    if (Leaves(P))
+      return true;
+    if (const auto *CS = dyn_cast<CompoundStmt>(P)) {
+      const auto *At = llvm::find(CS->body(), Cur);
+      if (At != CS->body_end() &&
+          std::any_of(std::next(At), CS->body_end(),
+                      [&](const Stmt *X) { return X && Leaves(X); }))
+        return true;
+    }
+  }
+  return false;
+}
+
 /// How many earlier values of locals valueStateOf follows (`b = a; c = b;
 /// run(c);`) before it says "unknown".
 static constexpr unsigned MaxValueHops = 32;
@@ -404,6 +432,13 @@ static ValueState valueStateAt(const Expr &E, const FunctionDecl *Owner,
       if (std::optional<BodyIndex::Event> Last =
               Indexes.of(*Owner).latestBefore(
                   *V, SM.getExpansionLoc(E.getBeginLoc()), SM)) {
+        // A move that the function returns or throws after, before
+        // control can come to this read (`if (a) return done(std::move(f));
+        // return done(std::move(f), 2);`), did not leave it empty here;
+        // the value before it did.
+        if (Last->What == BodyIndex::Event::MovedFrom && Last->Move &&
+            leavesBefore(*Last->Move, *Passed, Indexes.of(*Owner).parents()))
+          return ValueState::of(ValueState::Unknown);
         if (Last->What != BodyIndex::Event::Init &&
             Last->What != BodyIndex::Event::Assign)
           return ValueState::of(ValueState::Empty);

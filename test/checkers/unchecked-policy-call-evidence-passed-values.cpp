@@ -143,3 +143,35 @@ int run_untested() {
   DebugHooks d;
   return run_traced(d.before);
 }
+
+// A callable captured by move and handed on by move on several paths, each
+// of which returns (couchbase's transaction callbacks): no earlier move
+// reaches a later pass, whatever source order says. The flow cannot prove
+// a capture set, so only where the move is decides.
+template <typename Cb> int finish(Cb &&cb, int v) { return cb(v); } // no-warning
+int on_result(bool found, bool optional, Fn &&cb) {
+  auto handler = [found, optional, cb = std::move(cb)]() mutable {
+    if (found)
+      return finish(std::move(cb), 1);
+    if (optional) {
+      int r = finish(std::move(cb), 2);
+      return r;
+    }
+    return finish(std::move(cb), 3);
+  };
+  return handler();
+}
+
+// Its true neighbour: a move on a path that goes on to the next pass.
+int finish_twice(Fn cb, int v) { return cb(v); }
+// CHECK-NOTES: :[[@LINE-1]]:41: warning: call through possibly empty callable 'cb' [wrapguard-unchecked-policy-call]
+// CHECK-NOTES: :[[@LINE-2]]:41: note: 'cb' of 'finish_twice' is passed an empty callable in 'on_retry' ({{.*}}.cpp:[[@LINE+6]])
+int on_retry(bool retry, Fn &&cb) {
+  auto handler = [retry, cb = std::move(cb)]() mutable {
+    int r = 0;
+    if (retry)
+      r = finish_twice(std::move(cb), 1);
+    return r + finish_twice(std::move(cb), 2);
+  };
+  return handler();
+}
