@@ -42,6 +42,39 @@ public:
     Uses.push_back(DRE);
     return true;
   }
+  // `[g = f]`, `[g = std::move(f)]`: the variable each init-capture reads,
+  // by the expression that initialises it.
+  bool VisitLambdaExpr(LambdaExpr *L) {
+    auto Init = L->capture_init_begin();
+    for (const LambdaCapture &C : L->captures()) {
+      const Expr *InitExpr = *Init++;
+      const auto *V = C.capturesVariable()
+                          ? dyn_cast<VarDecl>(C.getCapturedVar())
+                          : nullptr;
+      if (!V || !V->isInitCapture() || !InitExpr)
+        continue;
+      if (const VarDecl *From = capturedFrom(*InitExpr))
+        InitCaptures[InitExpr->IgnoreImplicit()] = From;
+    }
+    return true;
+  }
+
+  /// The variable an init-capture's initializer copies or moves.
+  static const VarDecl *capturedFrom(const Expr &Init) {
+    const Expr *E = stripNoise(&Init);
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
+        CE && CE->getNumArgs() == 1 && CE->getConstructor() &&
+        CE->getConstructor()->isCopyOrMoveConstructor())
+      E = stripNoise(CE->getArg(0));
+    if (const Expr *Moved = movedFromObject(E))
+      E = stripNoise(Moved);
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  }
+
+  /// Init-capture initializers (past implicit nodes), each with the
+  /// variable it reads.
+  llvm::DenseMap<const Expr *, const VarDecl *> InitCaptures;
 
   /// The lambdas whose holder is used only to call them.
   llvm::DenseMap<const VarDecl *, const LambdaExpr *> onlyCalled() const {
@@ -78,6 +111,7 @@ void Captures::analyse(const FunctionDecl &Enclosing) {
   LocalLambdas Locals;
   Locals.TraverseStmt(Def->getBody());
   auto Called = Locals.onlyCalled();
+  InitStates.clear();
   // By-reference captures of the lambdas above, judged at each call.
   llvm::DenseMap<const CXXRecordDecl *, PerLambda> AtCalls;
   llvm::Error Err = runPolicyCallModel(
@@ -88,6 +122,19 @@ void Captures::analyse(const FunctionDecl &Enclosing) {
           return;
         if (const auto *L = dyn_cast<LambdaExpr>(S->getStmt()))
           return recordCaptures(*L, *Def, Q);
+        // An init-capture's value is its source's before the initializer
+        // runs (which may move from it): the state before this element.
+        if (const auto *E = dyn_cast<Expr>(S->getStmt()))
+          if (auto It = Locals.InitCaptures.find(E->IgnoreImplicit());
+              It != Locals.InitCaptures.end()) {
+            CallableState St = stateOf(*It->second, Q.env(), Types);
+            Emptiness Pre =
+                St.NonEmpty ? judgeState(St, Q) : Emptiness::Unknown;
+            auto [PIt, New] = InitStates.try_emplace(It->first, Pre);
+            if (!New)
+              PIt->second = joinCalls(PIt->second, Pre);
+            return;
+          }
         const auto *OC = dyn_cast<CXXOperatorCallExpr>(S->getStmt());
         const auto *DRE =
             OC && OC->getOperator() == OO_Call && OC->getNumArgs() > 0
@@ -140,6 +187,12 @@ void Captures::recordCaptures(const LambdaExpr &L, const FunctionDecl &Def,
     CallableState St = stateOf(*V, Q.env(), Types);
     CaptureState CS;
     CS.State = St.NonEmpty ? judgeState(St, Q) : Emptiness::Unknown;
+    // An init-capture is not a variable of this function: its source's
+    // state before the initializer ran, where the model saw it.
+    if (V->isInitCapture() && InitExpr) {
+      auto It = InitStates.find(InitExpr->IgnoreImplicit());
+      CS.State = It != InitStates.end() ? It->second : Emptiness::Unknown;
+    }
     // A reference capture reads the variable when the lambda runs, not when
     // it is made (`f = [&f] { f(); };` calls what f holds by then): unknown
     // here, unless the lambda's calls in this function say (analyse).

@@ -62,6 +62,9 @@ private:
   using PerLambda = llvm::DenseMap<const clang::VarDecl *, CaptureState>;
   llvm::DenseMap<const clang::CXXRecordDecl *, PerLambda> States;
   llvm::DenseMap<const clang::FunctionDecl *, bool> Analysed;
+  /// While one function is analysed: per init-capture initializer, its
+  /// source's state before it.
+  llvm::DenseMap<const clang::Expr *, Emptiness> InitStates;
 };
 
 } // namespace wrapguard

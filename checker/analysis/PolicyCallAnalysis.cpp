@@ -447,7 +447,9 @@ PolicyCallAnalyzer::Impl::captureOf(const CallSite &Site,
                                     const FunctionDecl &FD) {
   const auto *DRE = dyn_cast<DeclRefExpr>(stripNoise(Site.Callable));
   const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  if (!V || V->getDeclContext() == &FD)
+  // An init-capture (`[cb = std::move(on_done)]`) is declared in the
+  // lambda, but its value comes from the capture, as a plain capture's does.
+  if (!V || (V->getDeclContext() == &FD && !V->isInitCapture()))
     return std::nullopt;
   return Caps.of(FD, *V);
 }

@@ -68,3 +68,65 @@ Fn twice(Fn f) {
   return [f](int x) { return f(f(x)); }; // no-warning
 }
 Fn doubled() { return twice([](int x) { return 2 * x; }); }
+
+// An init-capture (`[cb = std::move(on_done)]`) holds what it is
+// initialised from, as a plain capture does: a parameter that a caller
+// passes empty (transmission's announcer, whose shutdown passes `{}`).
+struct Announcer {
+  void announce(int event, Fn on_done) {
+    auto done = [this, on_done = std::move(on_done)](int r) {
+      --pending;
+      return on_done(r);
+      // CHECK-NOTES: :[[@LINE-1]]:14: warning: call through possibly empty callable 'on_done' [wrapguard-unchecked-policy-call]
+      // CHECK-NOTES: :[[@LINE-4]]:24: note: 'on_done' is captured here, where it may be empty
+      // CHECK-NOTES: :[[@LINE-5]]:24: note: 'on_done' of 'Announcer::announce' is passed an empty callable in 'Announcer::stop' ({{.*}}.cpp:[[@LINE+8]])
+    };
+    ++pending;
+    queue(std::move(done));
+  }
+  void queue(Fn f);
+  void stop() {
+    announce(2, [](int r) { return r; });
+    announce(3, {});
+  }
+  int pending = 0;
+};
+
+// Its hard negative: every caller passes a set callable.
+struct Reporter {
+  void report(int event, Fn on_done) {
+    auto done = [this, on_done = std::move(on_done)](int r) {
+      ++sent;
+      return on_done(r); // no-warning
+    };
+    queue(std::move(done));
+  }
+  void queue(Fn f);
+  void flush() { report(1, [](int r) { return r + 1; }); }
+  int sent = 0;
+};
+
+// An init-capture holds its source's value from before the initializer,
+// which may move from it: a value tested set there stays set in the
+// lambda, one that may be empty (or is) stays so.
+int moved_after_test(int mode) {
+  Fn f = select_step(mode);
+  if (!f)
+    return 0;
+  auto run = [g = std::move(f)](int v) { return g(v); }; // no-warning
+  return run(mode);
+}
+int moved_untested(int mode) {
+  Fn f = select_step(mode);
+  auto run = [g = std::move(f)](int v) { return g(v); };
+  // CHECK-NOTES: :[[@LINE-1]]:49: warning: call through possibly empty callable 'g' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-2]]:15: note: 'g' is captured here, where it may be empty
+  return run(mode);
+}
+int moved_empty(int mode) {
+  Fn f;
+  auto run = [g = f](int v) { return g(v); };
+  // CHECK-NOTES: :[[@LINE-1]]:38: warning: call through possibly empty callable 'g' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-2]]:15: note: 'g' is captured here, where it is empty
+  return run(mode);
+}
