@@ -434,8 +434,8 @@ static ValueState valueStateAt(const Expr &E, const FunctionDecl *Owner,
                   *V, SM.getExpansionLoc(E.getBeginLoc()), SM)) {
         // A move that the function returns or throws after, before
         // control can come to this read (`if (a) return done(std::move(f));
-        // return done(std::move(f), 2);`), did not leave it empty here;
-        // the value before it did.
+        // return done(std::move(f), 2);`), did not leave it empty here.
+        // What did is not followed further back: unknown, no evidence.
         if (Last->What == BodyIndex::Event::MovedFrom && Last->Move &&
             leavesBefore(*Last->Move, *Passed, Indexes.of(*Owner).parents()))
           return ValueState::of(ValueState::Unknown);
