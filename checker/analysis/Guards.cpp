@@ -5,6 +5,7 @@
 #include "SourceKeys.h"
 #include "StripNoise.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/Builtins.h"
 #include "llvm/ADT/STLExtras.h"
@@ -367,6 +368,94 @@ std::vector<const FieldDecl *> nonEmptyFieldsAt(const Stmt &S, ParentMap &PM,
       if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()))
         Out.push_back(F);
   return Out;
+}
+
+namespace {
+/// Whether Body evaluates something that may write memory (a call, an
+/// assignment, an increment, a `delete`, a `throw`) strictly between two
+/// source locations. Lambda bodies are not evaluated there.
+class WritesBetween : public RecursiveASTVisitor<WritesBetween> {
+public:
+  WritesBetween(SourceLocation After, SourceLocation Before,
+                const SourceManager &SM)
+      : After(After), Before(Before), SM(SM) {}
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  bool VisitStmt(Stmt *S) {
+    bool Writes = isa<CallExpr, CXXConstructExpr, CXXDeleteExpr, CXXThrowExpr,
+                      CompoundAssignOperator>(S);
+    if (const auto *BO = dyn_cast<BinaryOperator>(S))
+      Writes |= BO->isAssignmentOp();
+    if (const auto *UO = dyn_cast<UnaryOperator>(S))
+      Writes |= UO->isIncrementDecrementOp();
+    if (Writes && inside(S->getBeginLoc()))
+      Found = true;
+    return !Found;
+  }
+  bool Found = false;
+
+private:
+  bool inside(SourceLocation L) const {
+    L = SM.getExpansionLoc(L);
+    return SM.isBeforeInTranslationUnit(After, L) &&
+           SM.isBeforeInTranslationUnit(L, Before);
+  }
+  SourceLocation After, Before;
+  const SourceManager &SM;
+};
+} // namespace
+
+/// Whether A and B name the same object by the same path: the same
+/// variable, `this`, the same members of the same objects, the same
+/// dereferences. Reads of pointers on the way are values, not writes.
+static bool sameObject(const Expr *A, const Expr *B) {
+  auto Peel = [](const Expr *E) {
+    for (const Expr *Prev = nullptr; E && E != Prev;) {
+      Prev = E;
+      E = E->IgnoreParens();
+      if (const auto *ICE = dyn_cast<ImplicitCastExpr>(E);
+          ICE && (ICE->getCastKind() == CK_LValueToRValue ||
+                  ICE->getCastKind() == CK_NoOp))
+        E = ICE->getSubExpr();
+    }
+    return E;
+  };
+  A = Peel(A);
+  B = Peel(B);
+  if (!A || !B || A->getStmtClass() != B->getStmtClass())
+    return false;
+  if (isa<CXXThisExpr>(A))
+    return true;
+  if (const auto *DA = dyn_cast<DeclRefExpr>(A))
+    return DA->getDecl()->getCanonicalDecl() ==
+           cast<DeclRefExpr>(B)->getDecl()->getCanonicalDecl();
+  if (const auto *MA = dyn_cast<MemberExpr>(A)) {
+    const auto *MB = cast<MemberExpr>(B);
+    return MA->getMemberDecl() == MB->getMemberDecl() &&
+           MA->isArrow() == MB->isArrow() &&
+           sameObject(MA->getBase(), MB->getBase());
+  }
+  if (const auto *UA = dyn_cast<UnaryOperator>(A))
+    return UA->getOpcode() == UO_Deref &&
+           cast<UnaryOperator>(B)->getOpcode() == UO_Deref &&
+           sameObject(UA->getSubExpr(), cast<UnaryOperator>(B)->getSubExpr());
+  return false;
+}
+
+bool testedSameExpressionAt(const Stmt &Call, const Expr &Callable,
+                            const Stmt &Body, ParentMap &PM,
+                            const CallableTypes &Types, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const Expr *Called = stripNoise(&Callable);
+  for (const CallableTest &T : callableTestsAt(Call, PM, Types, Ctx)) {
+    if (!T.NonEmpty || !T.Tested || !sameObject(stripNoise(T.Tested), Called))
+      continue;
+    WritesBetween W(SM.getExpansionLoc(T.Tested->getEndLoc()),
+                    SM.getExpansionLoc(Call.getBeginLoc()), SM);
+    W.TraverseStmt(const_cast<Stmt *>(&Body));
+    if (!W.Found)
+      return true;
+  }
+  return false;
 }
 
 /// Whether evaluating S ends the process on every evaluation: a call (or a

@@ -71,6 +71,18 @@ std::vector<const clang::VarDecl *> nonEmptyVarsAt(const clang::Stmt &S,
                                                    const CallableTypes &Types,
                                                    clang::ASTContext &Ctx);
 
+/// Whether an enclosing test on the branch taken, or an early exit before
+/// Call, proves Callable (the expression Call calls through) non-empty by
+/// testing the very same expression (`if (p->cfg.init) p->cfg.init(x);`,
+/// `if (const auto &f = p->cfg.init) f(x);`), with nothing between the
+/// test and Call that may change it: no call, assignment, increment or
+/// `delete` evaluated in between (by source order within Body). For a
+/// callable whose storage the flow analysis does not follow.
+bool testedSameExpressionAt(const clang::Stmt &Call,
+                            const clang::Expr &Callable,
+                            const clang::Stmt &Body, clang::ParentMap &PM,
+                            const CallableTypes &Types, clang::ASTContext &Ctx);
+
 /// Whether S is evaluated only where a test of another state of the object
 /// that holds the callable field Callable (`o.f`, `p->f`, `f` of `this`)
 /// holds, by the enclosing `if`s and `?:` on the branch taken and the early

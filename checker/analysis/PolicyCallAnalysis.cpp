@@ -363,6 +363,15 @@ PolicyCallAnalyzer::Impl::judge(const PolicyCallVerdict &V,
     return std::nullopt;
   if (State == Emptiness::Unknown && isHandleInvoking(V.Site, FD))
     return std::nullopt;
+  // Under a test of the very expression it calls through, with nothing in
+  // between: where the flow could not follow the callable's storage (a
+  // member of a member through a pointer, `p->cfg.init`), the test still
+  // guards it. Without this, that same test read as the project's belief
+  // that the value may be empty (marl's worker initializer).
+  if (State == Emptiness::Unknown && FD.getBody() &&
+      testedSameExpressionAt(*V.Site.Call, *V.Site.Callable, *FD.getBody(),
+                             Indexes.of(FD).parents(), Types, Ctx))
+    return std::nullopt;
   // A lambda made only where the field it calls through was tested set
   // (imgui's `if (io.GetClipboardTextFn != NULL) platform.get = [](Ctx *c) {
   // return c->IO.GetClipboardTextFn(..); };`) exists only for such objects:
