@@ -5,6 +5,7 @@
 #include "CallableValues.h"
 #include "PolicyCallModel.h"
 #include "StripNoise.h"
+#include "ValueSources.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
 using namespace clang;
@@ -53,23 +54,12 @@ public:
                           : nullptr;
       if (!V || !V->isInitCapture() || !InitExpr)
         continue;
-      if (const VarDecl *From = capturedFrom(*InitExpr))
+      // What the initializer copies or moves, as an argument would.
+      const auto *DRE = dyn_cast<DeclRefExpr>(passedRead(*InitExpr));
+      if (const auto *From = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr)
         InitCaptures[InitExpr->IgnoreImplicit()] = From;
     }
     return true;
-  }
-
-  /// The variable an init-capture's initializer copies or moves.
-  static const VarDecl *capturedFrom(const Expr &Init) {
-    const Expr *E = stripNoise(&Init);
-    if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
-        CE && CE->getNumArgs() == 1 && CE->getConstructor() &&
-        CE->getConstructor()->isCopyOrMoveConstructor())
-      E = stripNoise(CE->getArg(0));
-    if (const Expr *Moved = movedFromObject(E))
-      E = stripNoise(Moved);
-    const auto *DRE = dyn_cast<DeclRefExpr>(E);
-    return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   }
 
   /// Init-capture initializers (past implicit nodes), each with the
