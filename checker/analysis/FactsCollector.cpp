@@ -86,6 +86,14 @@ struct Collector {
     return &S;
   }
 
+  /// The facts of a global or static member; null when it has no key.
+  SourceFacts *global(const VarDecl &V) {
+    auto Key = globalKey(V);
+    if (!Key)
+      return nullptr;
+    return &Out.get(*Key, SourceKind::Global, V.getQualifiedNameAsString());
+  }
+
   SourceFacts *parameter(const ParmVarDecl &P, const FunctionDecl &Fn) {
     auto Key = parameterKey(P);
     if (!Key)
@@ -177,9 +185,10 @@ public:
   bool VisitBinaryOperator(BinaryOperator *BO) {
     if (writesDyingObject(BO->getLHS()))
       return true; // Neither an emptying nor a setting: nothing reads it.
-    if (BO->getOpcode() == BO_Assign)
+    if (BO->getOpcode() == BO_Assign) {
       noteAssigned(fieldOf(BO->getLHS()), BO->getRHS(), BO->getBeginLoc());
-    else if (BO->isCompoundAssignmentOp())
+      noteGlobalAssigned(BO->getLHS(), *BO->getRHS(), BO->getBeginLoc());
+    } else if (BO->isCompoundAssignmentOp())
       noteChanged(fieldOf(BO->getLHS()), BO->getBeginLoc());
     return true;
   }
@@ -193,13 +202,17 @@ public:
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
     if (OC->getOperator() != OO_Equal || OC->getNumArgs() != 2)
       return true;
-    if (!writesDyingObject(OC->getArg(0)))
+    if (!writesDyingObject(OC->getArg(0))) {
       noteAssigned(fieldOf(OC->getArg(0)), OC->getArg(1), OC->getBeginLoc());
+      noteGlobalAssigned(OC->getArg(0), *OC->getArg(1), OC->getBeginLoc());
+    }
     if (const Expr *Moved = movedFromObject(OC->getArg(1));
         Moved && !writesDyingObject(Moved) &&
         !moveLeavesSource(Moved->getType(), dyn_cast_or_null<CXXMethodDecl>(
-                                                OC->getDirectCallee())))
+                                                OC->getDirectCallee()))) {
       noteMovedFrom(fieldOf(Moved), OC->getBeginLoc());
+      noteGlobalEmptied(Moved, OC->getBeginLoc());
+    }
     return true;
   }
 
@@ -210,8 +223,10 @@ public:
     if (Ctor->isMoveConstructor() && CE->getNumArgs() >= 1)
       if (const Expr *Moved = movedFromObject(CE->getArg(0));
           Moved && !writesDyingObject(Moved) &&
-          !moveLeavesSource(Moved->getType(), Ctor))
+          !moveLeavesSource(Moved->getType(), Ctor)) {
         noteMovedFrom(fieldOf(Moved), CE->getBeginLoc());
+        noteGlobalEmptied(Moved, CE->getBeginLoc());
+      }
     noteConstruction(*CE);
     if (!Ctor->isCopyOrMoveConstructor())
       noteArguments(*Ctor, llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()),
@@ -265,8 +280,10 @@ public:
     const CXXMethodDecl *M = MC->getMethodDecl();
     if (M && M->getIdentifier() && M->getName() == "reset" &&
         MC->getNumArgs() == 0 &&
-        !writesDyingObject(MC->getImplicitObjectArgument()))
+        !writesDyingObject(MC->getImplicitObjectArgument())) {
       noteEmptied(fieldOf(MC->getImplicitObjectArgument()), MC->getBeginLoc());
+      noteGlobalEmptied(MC->getImplicitObjectArgument(), MC->getBeginLoc());
+    }
     return true;
   }
 
@@ -537,25 +554,56 @@ private:
       return noteEmptied(FD, Loc);
     if (!FD)
       return;
-    SourceFacts *F = C.field(*FD);
-    if (!F)
-      return;
-    if (const CallExpr *Load = loaderCalled(*Value)) {
-      keepFirst(F->SetAt, here(Loc));
+    if (SourceFacts *F = C.field(*FD))
+      noteStored(*F, *Value, Loc);
+  }
+
+  /// `g = value` for a global of the project: as a field assigned outside
+  /// its class's constructors.
+  void noteGlobalAssigned(const Expr *LHS, const Expr &Value,
+                          SourceLocation Loc) {
+    if (SourceFacts *G = userGlobal(LHS))
+      noteStored(*G, Value, Loc);
+  }
+
+  /// `std::move(g)`, `g.reset()`: a global emptied.
+  void noteGlobalEmptied(const Expr *E, SourceLocation Loc) {
+    if (SourceFacts *G = userGlobal(E))
+      recordEmptied(*G, Loc);
+  }
+
+  /// The facts of the global of the project that E names, when it holds a
+  /// nullable callable; null otherwise.
+  SourceFacts *userGlobal(const Expr *E) {
+    const auto *DRE = dyn_cast_or_null<DeclRefExpr>(stripNoise(E));
+    const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!V || !C.Types.isNullable(V->getType()) || !C.isUser(*V))
+      return nullptr;
+    return C.global(*V);
+  }
+
+  /// What assigning Value stores in F, a field (outside its class's
+  /// constructors) or a global: empty, a loader's result, or a value set or
+  /// from other sources.
+  void noteStored(SourceFacts &F, const Expr &Value, SourceLocation Loc) {
+    if (isEmptyValue(&Value, C.Ctx))
+      return recordEmptied(F, Loc);
+    if (const CallExpr *Load = loaderCalled(Value)) {
+      keepFirst(F.SetAt, here(Loc));
       // A load tested through `dlerror()` before any use is a set value.
       if (!Owner || !C.Summaries.loadTested(*Load, *Owner))
-        keepFirst(F->LoadedFrom[Load->getDirectCallee()->getNameAsString()],
+        keepFirst(F.LoadedFrom[Load->getDirectCallee()->getNameAsString()],
                   here(Loc));
       return;
     }
-    ValueState V = Owner ? valueStateOf(*Value, Owner, C.Ctx, C.Types,
-                                        C.Indexes, &C.Passed)
-                         : ValueState::of(ValueState::Unknown);
+    ValueState V =
+        Owner ? valueStateOf(Value, Owner, C.Ctx, C.Types, C.Indexes, &C.Passed)
+              : ValueState::of(ValueState::Unknown);
     if (V.What == ValueState::Empty)
-      return noteEmptied(FD, Loc);
-    keepFirst(F->SetAt, here(Loc));
+      return recordEmptied(F, Loc);
+    keepFirst(F.SetAt, here(Loc));
     for (const std::string &K : V.Keys)
-      keepFirst(F->AssignedFrom[K], here(Loc));
+      keepFirst(F.AssignedFrom[K], here(Loc));
   }
 
   /// The call of a run-time loader V is, through its casts
@@ -763,15 +811,19 @@ private:
   void noteEmptied(const FieldDecl *FD, SourceLocation Loc) {
     if (!isUserField(FD))
       return;
-    SourceFacts *F = C.field(*FD);
-    if (!F)
-      return;
+    if (SourceFacts *F = C.field(*FD))
+      recordEmptied(*F, Loc);
+  }
+
+  /// An emptying of F, a field or a global, here: per method when Owner
+  /// runs only where the project calls it.
+  void recordEmptied(SourceFacts &F, SourceLocation Loc) {
     if (C.runsOnlyWhenCalled(Owner))
       if (std::optional<std::string> Key = functionKey(*Owner)) {
-        keepFirst(F->EmptiedIn[*Key], here(Loc));
+        keepFirst(F.EmptiedIn[*Key], here(Loc));
         return;
       }
-    keepFirst(F->EmptiedAt, here(Loc));
+    keepFirst(F.EmptiedAt, here(Loc));
   }
 
   /// A method that runs only when called, named here (a call, or its

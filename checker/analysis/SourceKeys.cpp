@@ -41,6 +41,18 @@ std::optional<std::string> fieldKey(const FieldDecl &FD) {
   return std::nullopt;
 }
 
+std::optional<std::string> globalKey(const VarDecl &V) {
+  if (!V.hasGlobalStorage() || V.isStaticLocal() || V.isLocalVarDecl() ||
+      isa<ParmVarDecl>(V))
+    return std::nullopt;
+  // Each specialization of a class template has a static member of its own,
+  // with a USR of its own: unlike a function's code, its storage is not
+  // shared with the template's.
+  if (auto U = usrOf(*V.getCanonicalDecl()))
+    return "g:" + *U;
+  return std::nullopt;
+}
+
 /// Whether D is declared inside a specialization of a class template
 /// (`Outer<0>::Impl<T>::Impl(T *, Fn)`).
 static bool inClassTemplateSpecialization(const Decl &D) {

@@ -25,6 +25,11 @@ std::optional<std::string> functionKey(const clang::FunctionDecl &FD);
 /// "m:<USR>" for a field; none for a member of a union, whose active member
 /// a tag the facts do not see decides.
 std::optional<std::string> fieldKey(const clang::FieldDecl &FD);
+/// "g:<USR>" for a variable of static storage that code anywhere may assign:
+/// one at namespace scope, or a static data member. None for a static local,
+/// which only its function reaches (its flow analysis, and the reference
+/// getters that hand it out, decide it).
+std::optional<std::string> globalKey(const clang::VarDecl &V);
 /// "p:<USR of the function>#<index>" for a parameter.
 std::optional<std::string> parameterKey(const clang::ParmVarDecl &P);
 /// "p:<USR of the method>#this" for the object a method is called on (a

@@ -204,7 +204,12 @@ private:
     if (P)
       add(parameterKey(*P), SourceKind::Parameter, P->getNameAsString());
     else if (!V->isLocalVarDecl()) {
-      Out.Complete = false;
+      // A global (or static member): what the project assigns it decides,
+      // as for a field. A library's globals are nobody's source.
+      if (inSystemHeader(*V))
+        Out.Complete = false;
+      else
+        add(globalKey(*V), SourceKind::Global, V->getQualifiedNameAsString());
       return;
     } else if (const Expr *Init = V->getInit())
       collect(Init, Depth + 1);

@@ -50,13 +50,16 @@ StringRef toString(SourceKind K) {
     return "parameter";
   case SourceKind::Class:
     return "class";
+  case SourceKind::Global:
+    return "global";
   }
   return "function";
 }
 
 static std::optional<SourceKind> parseSourceKind(StringRef S) {
-  for (SourceKind K : {SourceKind::Function, SourceKind::Field,
-                       SourceKind::Parameter, SourceKind::Class})
+  for (SourceKind K :
+       {SourceKind::Function, SourceKind::Field, SourceKind::Parameter,
+        SourceKind::Class, SourceKind::Global})
     if (toString(K) == S)
       return K;
   return std::nullopt;

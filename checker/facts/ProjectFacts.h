@@ -64,6 +64,7 @@ enum class SourceKind {
   Field,     ///< `m:<USR>`: what a field holds.
   Parameter, ///< `p:<USR of the function>#<index>`: what callers pass.
   Class,     ///< `c:<USR>`: how the project constructs a class.
+  Global,    ///< `g:<USR>`: what a global variable or static member holds.
 };
 llvm::StringRef toString(SourceKind K);
 
@@ -192,7 +193,8 @@ std::string passedFieldKey(llvm::StringRef Via, llvm::StringRef Field);
 
 struct SourceFacts {
   SourceKind Kind = SourceKind::Function;
-  /// Qualified name of the function, field or class; a parameter's own name.
+  /// Qualified name of the function, field, global or class; a parameter's
+  /// own name.
   std::string Name;
   /// A parameter's function, qualified; a field's class key (`c:...`).
   std::string Owner;
@@ -233,7 +235,9 @@ struct SourceFacts {
 
   // Fields: each constructor seen (by its function key), and one place that
   // empties it in code that may run without the project calling it (a free
-  // function, a virtual method, a lambda)...
+  // function, a virtual method, a lambda)... Globals have the members from
+  // EmptiedAt to AssignedFrom too: a global is a field of no object, set by
+  // its initializer as a field is by its constructors.
   std::map<std::string, CtorFact> Constructors;
   FactLoc EmptiedAt;
   /// ...and, per method that runs only where the project calls it
@@ -305,7 +309,7 @@ public:
   static llvm::Expected<ProjectFacts> readFile(llvm::StringRef Path);
   llvm::Error writeFile(llvm::StringRef Path) const;
 
-  static constexpr unsigned FormatVersion = 2;
+  static constexpr unsigned FormatVersion = 3;
 
   /// TUs of the project whose facts are missing: they did not parse, or
   /// their scan crashed. Evidence that rests on something being absent from

@@ -73,6 +73,12 @@ public:
     case SourceKind::Parameter:
       E = judgeParameter(*S, Why, Depth, Required);
       break;
+    case SourceKind::Global:
+      // A global has no constructions to count: only what the project
+      // assigns it, as for a field after construction. Its initializer
+      // decides nothing by itself, since a registration may come first.
+      E = judgeEmpties(*S, Why, Depth);
+      break;
     case SourceKind::Class:
       break;
     }

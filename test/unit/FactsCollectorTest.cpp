@@ -175,6 +175,52 @@ TEST(FactsEmptyings, AMoveEmptiesWhereItsClassMoveDoes) {
   EXPECT_EQ(E["Holder::owning_built"].In, 1u);
 }
 
+TEST(FactsGlobals, AGlobalIsASourceLikeAField) {
+  ProjectFacts F = factsOf(R"cc(
+    #include <functional>
+    #include <utility>
+    using Fn = std::function<void()>;
+    typedef void (*hook_fn)(int);
+    static hook_fn g_hook;
+    Fn g_done = [] {};
+    Fn g_moved = [] {};
+    Fn g_init_only = nullptr;
+    struct Hooks { static Fn on_error; };
+    void set_hook(hook_fn h) { g_hook = h; }
+    void finish() { g_done = nullptr; }
+    void take() { Fn f = std::move(g_moved); f(); }
+    void set_error(Fn f) { Hooks::on_error = std::move(f); }
+    void use() {
+      static Fn local_static;
+      local_static = nullptr;
+    }
+  )cc");
+  std::map<std::string, const SourceFacts *> ByName;
+  for (const auto &[Key, S] : F.sources())
+    if (S.Kind == SourceKind::Global) {
+      EXPECT_EQ(Key.substr(0, 2), "g:") << Key;
+      ByName[S.Name] = &S;
+    }
+  // A setter copies its parameter in; an assignment of null and a move out
+  // empty it; an initializer alone records nothing, and a static local is
+  // its function's own.
+  ASSERT_TRUE(ByName.count("g_hook"));
+  EXPECT_TRUE(ByName["g_hook"]->SetAt.valid());
+  ASSERT_EQ(ByName["g_hook"]->AssignedFrom.size(), 1u);
+  EXPECT_EQ(ByName["g_hook"]->AssignedFrom.begin()->first.substr(0, 2), "p:");
+  EXPECT_FALSE(ByName["g_hook"]->EmptiedAt.valid());
+  ASSERT_TRUE(ByName.count("g_done"));
+  EXPECT_EQ(ByName["g_done"]->EmptiedAt.Function, "finish");
+  EXPECT_FALSE(ByName["g_done"]->SetAt.valid());
+  ASSERT_TRUE(ByName.count("g_moved"));
+  EXPECT_EQ(ByName["g_moved"]->EmptiedAt.Function, "take");
+  ASSERT_TRUE(ByName.count("Hooks::on_error"));
+  EXPECT_EQ(ByName["Hooks::on_error"]->AssignedFrom.size(), 1u);
+  EXPECT_EQ(ByName.count("g_init_only"), 0u);
+  EXPECT_EQ(ByName.count("local_static"), 0u);
+  EXPECT_EQ(ByName.size(), 4u);
+}
+
 /// Class name -> its constructions' "CtorName then sets I,J" (SetAfter),
 /// one per construction group.
 std::map<std::string, std::vector<std::string>>

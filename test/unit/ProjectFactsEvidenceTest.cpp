@@ -331,6 +331,49 @@ TEST(EvidenceConstructions, AConditionKeptInAnUnchangedMemberHolds) {
 }
 
 //===----------------------------------------------------------------------===//
+// Globals.
+//===----------------------------------------------------------------------===//
+
+TEST(EvidenceGlobals, ASetterWhoseCallerPassesEmptyIsNamed) {
+  ProjectFacts F;
+  SourceFacts &G = F.get("g:res", SourceKind::Global, "tableResolver");
+  G.SetAt = at("/p/t.c", 93, "lou_registerTableResolver");
+  G.AssignedFrom["p:reg#0"] = G.SetAt;
+  SourceFacts &P = F.get("p:reg#0", SourceKind::Parameter, "resolver");
+  P.Owner = "lou_registerTableResolver";
+  P.Args.add(set(), at("/p/a.c", 3, "init"));
+  Resolution Quiet = resolve(F, call("g:res", "tableResolver"));
+  EXPECT_FALSE(Quiet.Report);
+  P.Args.add(empty(), at("/p/a.c", 127, "reset"));
+  Resolution R = resolve(F, call("g:res", "tableResolver"));
+  ASSERT_TRUE(R.Report);
+  ASSERT_EQ(R.Notes.size(), 2u);
+  EXPECT_EQ(R.Notes[0].Message, "'tableResolver' is assigned a value from "
+                                "'resolver' in 'lou_registerTableResolver' "
+                                "(t.c:93)");
+  EXPECT_EQ(R.Notes[1].Message,
+            "'resolver' of 'lou_registerTableResolver' is passed an empty "
+            "callable in 'reset' (a.c:127)");
+}
+
+TEST(EvidenceGlobals, AnEmptyingCountsAsAFieldsDoes) {
+  ProjectFacts F;
+  SourceFacts &G = F.get("g:cb", SourceKind::Global, "g_cb");
+  // Nothing known: an initializer alone is not recorded, and decides
+  // nothing.
+  EXPECT_FALSE(resolve(F, call("g:cb", "g_cb")).Report);
+  G.EmptiedAt = at("/p/a.cpp", 9, "shutdown");
+  EXPECT_TRUE(resolve(F, call("g:cb", "g_cb")).Report);
+  // Set again elsewhere: one phase of a lifecycle, unless the project
+  // tests it somewhere.
+  G.SetAt = at("/p/a.cpp", 4, "init");
+  EXPECT_FALSE(resolve(F, call("g:cb", "g_cb")).Report);
+  G.Tested = 1;
+  G.TestedAt = at("/p/b.cpp", 2, "maybe_run");
+  EXPECT_TRUE(resolve(F, call("g:cb", "g_cb")).Report);
+}
+
+//===----------------------------------------------------------------------===//
 // Arguments and overrides.
 //===----------------------------------------------------------------------===//
 

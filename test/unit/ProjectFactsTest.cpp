@@ -241,13 +241,30 @@ TEST(ProjectFactsJSON, RoundTrips) {
   EXPECT_EQ(Back->find("p:train#0")->Kind, SourceKind::Parameter);
 }
 
+TEST(ProjectFactsJSON, RoundTripsAGlobal) {
+  ProjectFacts F;
+  SourceFacts &G = F.get("g:hook", SourceKind::Global, "ns::g_hook");
+  G.AssignedFrom["p:set#0"] = {"/src/a.cpp", 3, 5, 40, "set"};
+  G.EmptiedAt = {"/src/a.cpp", 9, 3, 120, "reset"};
+  llvm::json::Value V = F.toJSON();
+  EXPECT_NE(text(V).find("\"kind\":\"global\""), std::string::npos) << text(V);
+  auto Back = ProjectFacts::fromJSON(V);
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  const SourceFacts *B = Back->find("g:hook");
+  ASSERT_NE(B, nullptr);
+  EXPECT_EQ(B->Kind, SourceKind::Global);
+  EXPECT_EQ(B->Name, "ns::g_hook");
+  EXPECT_EQ(B->AssignedFrom.at("p:set#0").Function, "set");
+  EXPECT_EQ(B->EmptiedAt.Line, 9u);
+}
+
 TEST(ProjectFactsJSON, NamesItsFormatAndVersion) {
   llvm::json::Value V = ProjectFacts().toJSON();
   const llvm::json::Object *O = V.getAsObject();
   ASSERT_NE(O, nullptr);
   EXPECT_EQ(O->getString("format"), llvm::StringRef("wrapguard-facts"));
   EXPECT_EQ(O->getInteger("version"), int64_t(ProjectFacts::FormatVersion));
-  EXPECT_EQ(ProjectFacts::FormatVersion, 2u);
+  EXPECT_EQ(ProjectFacts::FormatVersion, 3u);
 }
 
 TEST(ProjectFactsJSON, LeavesDefaultsOut) {
@@ -280,7 +297,7 @@ TEST(ProjectFactsJSON, RejectsWrongFormatAndVersion) {
   std::string V1 = errorOf(Object{
       {"format", "wrapguard-facts"}, {"version", 1}, {"sources", Object{}}});
   EXPECT_NE(V1.find("version 1"), std::string::npos) << V1;
-  EXPECT_NE(V1.find("reads version 2"), std::string::npos) << V1;
+  EXPECT_NE(V1.find("reads version 3"), std::string::npos) << V1;
   EXPECT_NE(V1.find("wrapguard index"), std::string::npos) << V1;
   std::string NoVersion = errorOf(Object{{"format", "wrapguard-facts"}});
   EXPECT_NE(NoVersion.find("no \"version\""), std::string::npos) << NoVersion;
@@ -288,7 +305,7 @@ TEST(ProjectFactsJSON, RejectsWrongFormatAndVersion) {
                 .find("no \"version\""),
             std::string::npos);
   EXPECT_EQ(errorOf(Object{{"format", "wrapguard-facts"},
-                           {"version", 2},
+                           {"version", 3},
                            {"sources", Object{}}}),
             "");
 }
@@ -297,7 +314,7 @@ TEST(ProjectFactsJSON, RejectsMalformedSources) {
   using llvm::json::Object;
   auto With = [](Object Source) {
     return Object{{"format", "wrapguard-facts"},
-                  {"version", 2},
+                  {"version", 3},
                   {"sources", Object{{"f:x", std::move(Source)}}}};
   };
   EXPECT_NE(errorOf(With(Object{{"kind", "gadget"}})).find("'f:x'"),
@@ -311,12 +328,12 @@ TEST(ProjectFactsJSON, RejectsMalformedSources) {
                 .find("malformed location"),
             std::string::npos);
   EXPECT_NE(errorOf(Object{{"format", "wrapguard-facts"},
-                           {"version", 2},
+                           {"version", 3},
                            {"sources", Object{{"f:x", 3}}}})
                 .find("not an object"),
             std::string::npos);
   EXPECT_NE(errorOf(Object{{"format", "wrapguard-facts"},
-                           {"version", 2},
+                           {"version", 3},
                            {"sources", llvm::json::Array{}}})
                 .find("\"sources\" is not an object"),
             std::string::npos);
@@ -336,7 +353,7 @@ TEST(ProjectFactsJSON, RejectsMalformedSources) {
           .find("constructor of 'f:x' is malformed"),
       std::string::npos);
   // No "sources" at all: no facts, not an error.
-  EXPECT_EQ(errorOf(Object{{"format", "wrapguard-facts"}, {"version", 2}}), "");
+  EXPECT_EQ(errorOf(Object{{"format", "wrapguard-facts"}, {"version", 3}}), "");
 }
 
 TEST(ProjectFactsJSON, FilesRoundTripAndReportErrorsWithThePath) {
