@@ -1014,7 +1014,8 @@ private:
           Effects.CopiesFields[*FK] = int(*From);
       } else if (mayTestField(MD, *F) && Effects.TestsField.empty()) {
         std::optional<AccessorTest> T = C.Summaries.accessorTest(MD);
-        if (T && !T->Negated && T->Fields.size() == 1 && T->Fields[0] == F)
+        if (T && !T->Negated && !T->Partial && T->Fields.size() == 1 &&
+            T->Fields[0] == F)
           Effects.TestsField = *FK;
       }
     }

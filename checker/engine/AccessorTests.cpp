@@ -104,6 +104,69 @@ onlyReturnAfterDeclarations(const Stmt *S, const CallableTypes &Types) {
   return dyn_cast<ReturnStmt>(Body->body_back());
 }
 
+/// Whether S is `return false;`, alone or as the one statement of a block.
+static bool returnsFalse(const Stmt *S) {
+  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
+    S = CS->size() == 1 ? CS->body_front() : nullptr;
+  const auto *Ret = dyn_cast_or_null<ReturnStmt>(S);
+  const auto *B = Ret && Ret->getRetValue()
+                      ? dyn_cast<CXXBoolLiteralExpr>(
+                            Ret->getRetValue()->IgnoreParenImpCasts())
+                      : nullptr;
+  return B && !B->getValue();
+}
+
+/// A predicate that checks more than its fields: a body of early exits
+/// `if (..) return false;`, declarations and statements that cannot reach
+/// the callable fields of `*this`, then one `return`, where some early exit
+/// is taken when a callable field is empty (HiGHS's `callbackActive`: `if
+/// (!this->user_callback) return false;`, then checks of its argument and
+/// of other state). A `true` result passed that exit with nothing after it
+/// able to empty the field, so the field is set; a `false` one may come
+/// from another exit and says nothing of it.
+static std::optional<AccessorTest>
+earlyExitTestOf(const Stmt *S, const CallableTypes &Types, ASTContext &Ctx) {
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(S);
+  if (!Body || Body->size() < 2 || !isa<ReturnStmt>(Body->body_back()))
+    return std::nullopt;
+  AccessorTest Out;
+  Out.Partial = true;
+  for (const Stmt *Before : llvm::drop_end(Body->body())) {
+    if (const auto *If = dyn_cast<IfStmt>(Before);
+        If && !If->getElse() && !If->getInit() && !If->getConditionVariable() &&
+        returnsFalse(If->getThen())) {
+      bool Negated = false;
+      if (const FieldDecl *F =
+              testedFieldOfThis(*If->getCond(), Negated, Types, Ctx);
+          F && Negated) {
+        if (!llvm::is_contained(Out.Fields, F))
+          Out.Fields.push_back(F);
+        continue;
+      }
+      if (reachesCallablesOfThis(*If->getCond(), Types))
+        return std::nullopt;
+      continue;
+    }
+    if (const auto *DS = dyn_cast<DeclStmt>(Before)) {
+      for (const Decl *D : DS->decls()) {
+        const auto *V = dyn_cast<VarDecl>(D);
+        if (!V || V->isStaticLocal() ||
+            (V->getInit() && reachesCallablesOfThis(*V->getInit(), Types)))
+          return std::nullopt;
+      }
+      continue;
+    }
+    // An assertion, a log line: anything that cannot reach the fields.
+    if (!isa<Expr>(Before) || reachesCallablesOfThis(*Before, Types))
+      return std::nullopt;
+  }
+  const Expr *Result = cast<ReturnStmt>(Body->body_back())->getRetValue();
+  if (Out.Fields.empty() || Out.Fields.size() > 4 || !Result ||
+      reachesCallablesOfThis(*Result, Types))
+    return std::nullopt;
+  return Out;
+}
+
 std::optional<AccessorTest> accessorTestOf(const CXXMethodDecl &M,
                                            const CallableTypes &Types,
                                            ASTContext &Ctx) {
@@ -115,7 +178,9 @@ std::optional<AccessorTest> accessorTestOf(const CXXMethodDecl &M,
       !M.hasBody(Def) || !Def)
     return std::nullopt;
   const auto *Ret = onlyReturnAfterDeclarations(Def->getBody(), Types);
-  if (!Ret || !Ret->getRetValue())
+  if (!Ret)
+    return earlyExitTestOf(Def->getBody(), Types, Ctx);
+  if (!Ret->getRetValue())
     return std::nullopt;
   // `return a_ && b_ && c_;` (brpc's `Protocol::support_client`) is true
   // only where each of the fields is set.

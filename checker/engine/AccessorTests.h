@@ -23,7 +23,11 @@ namespace wrapguard {
 /// `this`) is a test of a callable field of `*this` (`return cb_;`, `!fn_`,
 /// `fn_ == nullptr`) or a conjunction of such tests that the fields are set
 /// (`return a_ && b_;`). None for a virtual method (an override may say
-/// something else), a static one, or one without a body here.
+/// something else), a static one, or one without a body here. Else, a
+/// predicate of early exits (`if (!cb_) return false; if (!ready_) return
+/// false; return true;`) whose `true` implies the fields are set: Partial.
+/// Nothing after the exits may reach the callable fields (a method call,
+/// `this`), so none can empty them before the `return`.
 std::optional<AccessorTest> accessorTestOf(const clang::CXXMethodDecl &M,
                                            const CallableTypes &Types,
                                            clang::ASTContext &Ctx);

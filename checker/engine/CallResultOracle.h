@@ -44,10 +44,12 @@ struct MethodEffect {
 
 /// What a `bool` accessor tests (AccessorTests.h): the callable fields of
 /// `*this` that its result says are set, or, Negated, the one it says is
-/// empty.
+/// empty. Partial: a predicate whose `true` implies the fields are set and
+/// whose `false` says nothing of them (it also tests other state).
 struct AccessorTest {
   llvm::SmallVector<const clang::FieldDecl *, 4> Fields;
   bool Negated = false;
+  bool Partial = false;
 };
 
 class CallResultOracle {

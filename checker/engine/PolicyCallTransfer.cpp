@@ -1206,6 +1206,10 @@ bool Transfer::fieldTest(const CXXMemberCallExpr &MC) {
       return false;
     G = G ? &Env.makeAnd(*G, *One) : One;
   }
+  // A predicate that also checks other state: true only where the fields
+  // are set, and false for reasons the analysis does not see.
+  if (Test->Partial)
+    G = &Env.makeAnd(*G, Env.makeAtomicBoolValue());
   Env.setValue(MC, Negated ? Env.makeNot(*G) : *G);
   return true;
 }

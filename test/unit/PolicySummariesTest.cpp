@@ -253,5 +253,67 @@ TEST(PolicySummariesTest, MemberGettersDenoteTheirMember) {
   EXPECT_EQ(Got, Expected);
 }
 
+TEST(PolicySummariesTest, PredicatesOfEarlyExitsTestTheirMembersPartly) {
+  // A one-statement accessor is the test of its member; a predicate whose
+  // early exit is taken when the member is empty is true only where it is
+  // set (Partial). One whose exits test no member, that calls a method after
+  // its test, or whose exit is taken when the member is set, is neither.
+  auto Got = perMethod(
+      R"cc(
+    #include <vector>
+    typedef void (*cb_fn)(int);
+    struct C {
+      bool has() const { return cb != nullptr; }
+      bool active(int t) {
+        if (!cb) return false;
+        const bool ok = t >= 0;
+        if (!ok) return false;
+        if (!flags[t]) return false;
+        return true;
+      }
+      bool both(int t) {
+        if (cb == nullptr) return false;
+        if (!other) return false;
+        return t > 0;
+      }
+      bool flagsOnly(int t) {
+        if (!flags[t]) return false;
+        return true;
+      }
+      bool callsAfter(int t) {
+        if (!cb) return false;
+        stop();
+        return t > 0;
+      }
+      bool inverted(int t) {
+        if (cb) return false;
+        return t > 0;
+      }
+      void stop();
+      cb_fn cb;
+      cb_fn other;
+      std::vector<bool> flags;
+    };
+  )cc",
+      "C", [](PolicySummaries &Summaries, const CXXMethodDecl &M) {
+        std::optional<AccessorTest> T = Summaries.accessorTest(M);
+        if (!T)
+          return std::string();
+        std::string Out = T->Partial ? "partial:" : "exact:";
+        for (const FieldDecl *F : T->Fields)
+          Out += F->getNameAsString() + ",";
+        return Out;
+      });
+  std::map<std::string, std::string> Expected = {
+      {"has", "exact:cb,"},
+      {"active", "partial:cb,"},
+      {"both", "partial:cb,other,"},
+      {"flagsOnly", ""},
+      {"callsAfter", ""},
+      {"inverted", ""},
+  };
+  EXPECT_EQ(Got, Expected);
+}
+
 } // namespace
 } // namespace wrapguard

@@ -1,0 +1,91 @@
+// RUN: %check_wrapguard %s %t -- -std=c++17
+
+// A predicate that checks its callable member among other state: early
+// exits `if (..) return false;`, one of which is taken when the member is
+// empty, then `return true;`. Where it returns true the member is set, so
+// the call under it is guarded; where it returns false nothing is known of
+// the member. HiGHS's `HighsCallback::callbackActive` (`if
+// (!this->user_callback) return false;`, then the callback type's range and
+// whether it is active) guards `callbackAction`'s call. A one-statement
+// accessor is guards-accessors.cpp's.
+
+#include <cassert>
+#include <vector>
+
+typedef void (*user_cb)(int, const char *);
+struct Callback {
+  user_cb user_callback = nullptr;
+  std::vector<bool> active;
+  bool ready = false;
+  bool callbackActive(int type);
+  bool readyOnly(int type);
+  bool resetsFirst(int type);
+  bool callbackAction(int type, const char *m);
+  void stop();
+  void clear();
+};
+
+// Emptied in a method the project calls: evidence for the unguarded calls.
+void Callback::clear() { user_callback = nullptr; }
+void shutdown(Callback &c) { c.clear(); }
+
+bool Callback::callbackActive(int type) {
+  // Check that the callback function has been defined.
+  if (!this->user_callback)
+    return false;
+  const bool type_ok = type >= 0 && type <= 8;
+  assert(type_ok);
+  if (!type_ok)
+    return false;
+  if (!this->active[type])
+    return false;
+  return true;
+}
+
+bool Callback::callbackAction(int type, const char *m) {
+  if (!callbackActive(type))
+    return false;
+  this->user_callback(type, m); // no-warning
+  return true;
+}
+
+bool action_of_object(Callback &cb, int type) {
+  if (cb.callbackActive(type))
+    cb.user_callback(type, "x"); // no-warning
+  return true;
+}
+
+// True neighbours. A predicate whose exits do not test the member...
+bool Callback::readyOnly(int type) {
+  if (!ready)
+    return false;
+  if (type < 0)
+    return false;
+  return true;
+}
+void ready_action(Callback &cb) {
+  if (cb.readyOnly(1))
+    cb.user_callback(1, "x");
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: call through possibly empty callable 'cb.user_callback' [wrapguard-unchecked-policy-call]
+}
+
+// ...one that runs a method after its test, which may empty the member...
+bool Callback::resetsFirst(int type) {
+  if (!user_callback)
+    return false;
+  stop();
+  return type > 0;
+}
+void reset_action(Callback &cb) {
+  if (cb.resetsFirst(1))
+    cb.user_callback(1, "x");
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: call through possibly empty callable 'cb.user_callback' [wrapguard-unchecked-policy-call]
+}
+
+// ...and a call where the predicate returned false, for a reason that may
+// be the empty member.
+void inactive_action(Callback &cb) {
+  if (!cb.callbackActive(1))
+    cb.user_callback(1, "x");
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: call through possibly empty callable 'cb.user_callback' [wrapguard-unchecked-policy-call]
+}
