@@ -335,6 +335,9 @@ private:
           stripNoise(GlobalVar->getInit()) == stripNoise(&E))
         K.Fact.SetAfter =
             C.SetAfter.fieldsSetBeforeReached(*GlobalVar, *K.Class);
+    } else if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Owner);
+               Ctor && initialisesBase(*Ctor, E)) {
+      K.Fact.SetAfter = fieldsSetByBody(*Ctor, *K.Class);
     } else {
       K.Fact.SetAfter = C.SetAfter.fieldsSetAfter(E, *K.Class, *Owner);
     }
@@ -351,6 +354,34 @@ private:
       It->second.Count += K.Fact.Count;
       keepFirst(It->second.At, K.Fact.At);
     }
+  }
+
+  /// Whether E is the construction of one of Ctor's bases (written, or the
+  /// implicit default one).
+  static bool initialisesBase(const CXXConstructorDecl &Ctor, const Expr &E) {
+    return llvm::any_of(Ctor.inits(), [&](const CXXCtorInitializer *I) {
+      return I->isBaseInitializer() && I->getInit() &&
+             I->getInit()->IgnoreImplicit() == E.IgnoreImplicit();
+    });
+  }
+
+  /// The callable fields of Base (indexes, sorted) that the body of Ctor, a
+  /// constructor of a class derived from it, leaves set on every path, by
+  /// its flow analysis (`CMD_help() { _parser = make_shared<..>(..); }`):
+  /// the base subobject's construction is followed by that body before
+  /// anyone has the object, as a factory's set follows a construction.
+  std::vector<unsigned> fieldsSetByBody(const CXXConstructorDecl &Ctor,
+                                        const CXXRecordDecl &Base) {
+    std::vector<unsigned> Out;
+    const MethodEffect *Effect = C.Summaries.constructorEffect(Ctor);
+    if (!Effect)
+      return Out;
+    for (const FieldDecl *F : Effect->Set)
+      if (F->getParent() == &Base || F->getParent() == Base.getDefinition())
+        Out.push_back(F->getFieldIndex());
+    llvm::sort(Out);
+    Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
+    return Out;
   }
 
   /// What a call passes to each callable parameter of Callee (a function, a

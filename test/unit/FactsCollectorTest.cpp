@@ -269,6 +269,24 @@ TEST(FactsConstructions, ADerivedObjectIsAConstructionOfItsBase) {
   EXPECT_EQ(K.count("Host"), 0u);
 }
 
+TEST(FactsConstructions, ADerivedConstructorsBodySetsItsBase) {
+  auto K = constructionsByClass(R"cc(
+    #include <functional>
+    using Fn = std::function<void()>;
+    struct Cmd {
+      virtual ~Cmd() = default;
+      int id = 0;
+      Fn parse;
+    };
+    struct Help : Cmd { Help() { parse = [] {}; } };
+    struct Half : Cmd { explicit Half(bool b) { if (b) parse = [] {}; } };
+    struct Bare : Cmd { Bare() {} };
+  )cc");
+  // The base subobject each constructor makes: set by Help's body on every
+  // path (field 1), not by Half's (one path) nor by Bare's.
+  EXPECT_EQ(K["Cmd"], (std::vector<std::string>{"Cmd{}", "Cmd{} then sets 1"}));
+}
+
 TEST(FactsEmptyings, AMethodTheDestructorCallsRunsOnlyAsTheObjectDies) {
   ProjectFacts F = factsOf(R"cc(
     #include <functional>
