@@ -316,12 +316,10 @@ Constructions::baseConstructions(const Expr &E, const FunctionDecl *Owner) {
   return Out;
 }
 
-void Constructions::addBaseConstructions(const CXXConstructorDecl &Ctor,
-                                         bool ZeroInit, SourceLocation Loc,
-                                         const FunctionDecl *Owner,
-                                         const std::string &Name,
-                                         unsigned Depth,
-                                         std::vector<Construction> &Out) {
+void Constructions::addBaseConstructions(
+    const CXXConstructorDecl &Ctor, bool ZeroInit, SourceLocation Loc,
+    const FunctionDecl *Owner, const std::string &Name, unsigned Depth,
+    std::vector<Construction> &Out, const CXXConstructorDecl *Object) {
   const FunctionDecl *Def = nullptr;
   if (Depth > 4 || Ctor.isUserProvided() || !Ctor.isDefined(Def))
     return;
@@ -345,11 +343,62 @@ void Constructions::addBaseConstructions(const CXXConstructorDecl &Ctor,
       if (K) {
         K->Fact.CtorName = Name;
         K->Fact.At = factLoc(Loc, Ctx.getSourceManager(), Owner);
+        // The object is of the class whose constructor was first asked
+        // about, the most derived.
+        if (const CXXConstructorDecl *Top = Object ? Object : &Ctor)
+          K->Fact.Overridden = overriddenIn(*Top->getParent(), RD);
         Out.push_back(std::move(*K));
       }
     }
-    addBaseConstructions(*Base, ZeroInit, Loc, Owner, Name, Depth + 1, Out);
+    addBaseConstructions(*Base, ZeroInit, Loc, Owner, Name, Depth + 1, Out,
+                         Object ? Object : &Ctor);
   }
+}
+
+namespace {
+/// Whether a body names a given method (a qualified call of the base's
+/// version, or its address).
+class NamesMethod : public RecursiveASTVisitor<NamesMethod> {
+public:
+  explicit NamesMethod(const CXXMethodDecl &M) : M(M) {}
+  bool VisitMemberExpr(MemberExpr *ME) { return !check(ME->getMemberDecl()); }
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) { return !check(DRE->getDecl()); }
+  bool Found = false;
+
+private:
+  bool check(const ValueDecl *D) {
+    const auto *MD = dyn_cast_or_null<CXXMethodDecl>(D);
+    Found |= MD && MD->getCanonicalDecl() == M.getCanonicalDecl();
+    return Found;
+  }
+  const CXXMethodDecl &M;
+};
+} // namespace
+
+std::vector<std::string>
+Constructions::overriddenIn(const CXXRecordDecl &Derived,
+                            const CXXRecordDecl &Base) {
+  std::vector<std::string> Out;
+  const CXXRecordDecl *D = Derived.getDefinition();
+  if (!D || D == Base.getDefinition() || !D->isDerivedFrom(&Base))
+    return Out;
+  for (const CXXMethodDecl *M : Base.methods()) {
+    if (!M->isVirtual() || isa<CXXDestructorDecl>(M))
+      continue;
+    const CXXMethodDecl *O = M->getCorrespondingMethodInClass(D);
+    const FunctionDecl *Def = nullptr;
+    if (!O || O->getCanonicalDecl() == M->getCanonicalDecl() ||
+        !O->getParent()->isDerivedFrom(&Base) || !O->hasBody(Def) || !Def)
+      continue;
+    NamesMethod Finder(*M);
+    Finder.TraverseStmt(Def->getBody());
+    if (Finder.Found)
+      continue;
+    if (std::optional<std::string> Key = functionKey(*M))
+      Out.push_back(*Key);
+  }
+  llvm::sort(Out);
+  return Out;
 }
 
 //===----------------------------------------------------------------------===//

@@ -75,6 +75,14 @@ public:
   std::vector<Construction> baseConstructions(const clang::Expr &E,
                                               const clang::FunctionDecl *Owner);
 
+  /// The virtual methods of Base (function keys, sorted) that Derived, a
+  /// class derived from it, overrides where the overrider's definition is
+  /// here and names no version of the method of Base (`Base::run()` runs
+  /// it): the base subobject of a Derived never runs them through a virtual
+  /// call (ConstructionFact::Overridden).
+  std::vector<std::string> overriddenIn(const clang::CXXRecordDecl &Derived,
+                                        const clang::CXXRecordDecl &Base);
+
   /// What Ctor does with F; nullopt when Ctor's definition is not in this
   /// TU (the TU that has it records it), or when the flow analysis of its
   /// body shows that what its statements say would claim too much (see
@@ -98,11 +106,14 @@ private:
                                           clang::SourceLocation Loc,
                                           const clang::FunctionDecl *Owner,
                                           bool Indeterminate = false);
+  /// Object: the constructor of the object's own class, the most derived
+  /// (Ctor itself when null).
   void addBaseConstructions(const clang::CXXConstructorDecl &Ctor,
                             bool ZeroInit, clang::SourceLocation Loc,
                             const clang::FunctionDecl *Owner,
                             const std::string &Name, unsigned Depth,
-                            std::vector<Construction> &Out);
+                            std::vector<Construction> &Out,
+                            const clang::CXXConstructorDecl *Object = nullptr);
   std::optional<Construction> ofFactory(const clang::CallExpr &Call,
                                         const clang::FunctionDecl *Owner);
   /// The construction a standard function template's instantiation performs

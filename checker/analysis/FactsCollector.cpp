@@ -338,6 +338,7 @@ private:
     } else if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Owner);
                Ctor && initialisesBase(*Ctor, E)) {
       K.Fact.SetAfter = fieldsSetByBody(*Ctor, *K.Class);
+      K.Fact.Overridden = C.Cs.overriddenIn(*Ctor->getParent(), *K.Class);
     } else {
       K.Fact.SetAfter = C.SetAfter.fieldsSetAfter(E, *K.Class, *Owner);
     }

@@ -580,6 +580,10 @@ void PolicyCallAnalyzer::Impl::addContext(const CallSite &Site,
       // A method's callers may have tested the field on the object they
       // call it on (`if (callback) helper();`).
       C.Through = objectParameterKey(*MD).value_or("");
+      // A virtual method runs only on objects whose class does not
+      // override it.
+      if (MD->isVirtual())
+        C.VirtualMethod = functionKey(*MD).value_or("");
     }
     return;
   }

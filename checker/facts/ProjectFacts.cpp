@@ -109,6 +109,8 @@ std::string ConstructionFact::signature() const {
   S += ")";
   for (size_t I = 0; I < SetAfter.size(); ++I)
     S += (I ? "," : " then sets ") + std::to_string(SetAfter[I]);
+  for (size_t I = 0; I < Overridden.size(); ++I)
+    S += (I ? "," : " overriding ") + Overridden[I];
   return S;
 }
 
@@ -458,6 +460,8 @@ static json::Value constructionToJSON(const ConstructionFact &C) {
   putLoc(O, "at", C.At);
   if (!C.SetAfter.empty())
     O["setAfter"] = json::Array(C.SetAfter);
+  if (!C.Overridden.empty())
+    O["overridden"] = json::Array(C.Overridden);
   return O;
 }
 
@@ -655,6 +659,18 @@ static bool argsFromJSON(const json::Object *O, ArgFacts &A) {
   return true;
 }
 
+static bool readStrings(const json::Array *A, std::vector<std::string> &Out) {
+  if (!A)
+    return true;
+  for (const json::Value &V : *A) {
+    auto S = V.getAsString();
+    if (!S || S->empty())
+      return false;
+    Out.push_back(S->str());
+  }
+  return true;
+}
+
 static bool constructionFromJSON(const json::Value &V, ConstructionFact &C) {
   const json::Object *O = V.getAsObject();
   if (!O)
@@ -675,6 +691,9 @@ static bool constructionFromJSON(const json::Value &V, ConstructionFact &C) {
     C.SetAfter.erase(std::unique(C.SetAfter.begin(), C.SetAfter.end()),
                      C.SetAfter.end());
   }
+  if (!readStrings(O->getArray("overridden"), C.Overridden))
+    return false;
+  llvm::sort(C.Overridden);
   return !C.Ctor.empty() && readStates(O->getArray("args"), C.Args) &&
          readCount(*O, "count", C.Count) && factLocFromJSON(O->get("at"), C.At);
 }
@@ -859,6 +878,8 @@ json::Value Candidate::toJSON() const {
     O["during"] = lifecycleName(During);
     O["lifecycleClass"] = LifecycleClass;
   }
+  if (!VirtualMethod.empty())
+    O["virtualMethod"] = VirtualMethod;
   if (!Through.empty())
     O["through"] = Through;
   if (!Via.empty())
@@ -876,18 +897,6 @@ json::Value Candidate::toJSON() const {
   if (AlwaysReached)
     O["alwaysReached"] = true;
   return O;
-}
-
-static bool readStrings(const json::Array *A, std::vector<std::string> &Out) {
-  if (!A)
-    return true;
-  for (const json::Value &V : *A) {
-    auto S = V.getAsString();
-    if (!S || S->empty())
-      return false;
-    Out.push_back(S->str());
-  }
-  return true;
 }
 
 bool Candidate::fromJSON(const json::Value &V, Candidate &Out) {
@@ -908,6 +917,7 @@ bool Candidate::fromJSON(const json::Value &V, Candidate &Out) {
   Out.LifecycleClass = O->getString("lifecycleClass").value_or("").str();
   Out.ConstructedClass = O->getString("constructedClass").value_or("").str();
   Out.Through = O->getString("through").value_or("").str();
+  Out.VirtualMethod = O->getString("virtualMethod").value_or("").str();
   Out.Via = O->getString("via").value_or("").str();
   Out.Requires = O->getString("requires").value_or("").str();
   if (!FlagValues::parse(Out.Requires))

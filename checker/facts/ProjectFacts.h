@@ -121,6 +121,12 @@ struct ConstructionFact {
   /// to the function's exit: a factory's two-phase set-up
   /// (`auto r = std::make_unique<R>(); r->release = f; return r;`). Sorted.
   std::vector<unsigned> SetAfter;
+  /// For the base subobject of an object of a derived class: the base's
+  /// virtual methods (function keys, sorted) that the derived class
+  /// overrides without calling the base's version. A virtual call of one
+  /// never runs the base's method on this object (nlopt's `MyGlobal`, whose
+  /// `ObjectiveGradient` replaces `Global`'s). Part of the signature.
+  std::vector<std::string> Overridden;
 
   static constexpr llvm::StringLiteral AggregateInit = "aggregate";
   /// The identity of the group: the constructor and the argument states.
@@ -361,6 +367,11 @@ struct Candidate {
   enum class Lifecycle { None, Constructor, Destructor };
   Lifecycle During = Lifecycle::None;
   std::string LifecycleClass;
+  /// The call runs in this virtual method (an `f:` key) of the field's own
+  /// class, through a field of `*this`: a construction of the class as the
+  /// base of a class that overrides the method (ConstructionFact::
+  /// Overridden) makes no object it runs on.
+  std::string VirtualMethod;
   /// The callable is a field of the object that this parameter (a `p:`
   /// key) of the calling function points or refers to, and the function
   /// does not assign the parameter: the callers may have tested the field

@@ -198,13 +198,32 @@ private:
       Ks.push_back(&*C.Construction);
     } else if (const SourceFacts *Class = Facts.find(F.Owner)) {
       for (const auto &Entry : Class->Constructions)
-        Ks.push_back(&Entry.second);
+        if (!runsElsewhere(Entry.second))
+          Ks.push_back(&Entry.second);
       // The notes name the first constructions.
       llvm::sort(Ks, [](const ConstructionFact *A, const ConstructionFact *B) {
         return A->At < B->At;
       });
     }
     return Ks;
+  }
+
+  /// Whether the call's virtual method never runs on the objects K makes:
+  /// K is the base subobject of a class that overrides it.
+  bool runsElsewhere(const ConstructionFact &K) const {
+    return !C.VirtualMethod.empty() &&
+           llvm::is_contained(K.Overridden, C.VirtualMethod);
+  }
+
+  /// Whether the project constructs F's class, but only as the base of
+  /// classes that override the call's virtual method: no object it makes
+  /// runs the call, and the constructors are no evidence either.
+  bool constructedOnlyOverriding(const SourceFacts &F) const {
+    const SourceFacts *Class = Facts.find(F.Owner);
+    return Class && !Class->Constructions.empty() &&
+           llvm::all_of(Class->Constructions, [&](const auto &Entry) {
+             return runsElsewhere(Entry.second);
+           });
   }
 
   /// The field's state over the class's constructions.
@@ -457,7 +476,8 @@ private:
     if (judgeEmpties(F, Why, Depth) == Emptiness::MayBeEmpty)
       return Emptiness::MayBeEmpty;
     if (!T.total())
-      return judgeByConstructors(F, Why);
+      return constructedOnlyOverriding(F) ? Emptiness::Unknown
+                                          : judgeByConstructors(F, Why);
     if (T.allSet())
       return Emptiness::NonEmpty;
     if (!T.Empty && !T.Conditional)

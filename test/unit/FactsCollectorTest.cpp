@@ -269,6 +269,44 @@ TEST(FactsConstructions, ADerivedObjectIsAConstructionOfItsBase) {
   EXPECT_EQ(K.count("Host"), 0u);
 }
 
+TEST(FactsConstructions, ABaseSubobjectNamesTheMethodsItsClassOverrides) {
+  ProjectFacts F = factsOf(R"cc(
+    typedef void (*Fn)(int);
+    struct Base {
+      Fn f;
+      virtual void run(int x) { f(x); }
+      virtual void stop() {}
+      virtual ~Base() {}
+      explicit Base(Fn g) : f(g) {}
+    };
+    struct Own : Base {
+      Own() : Base(nullptr) {}
+      void run(int) override {}
+    };
+    struct Calls : Base {
+      Calls() : Base(nullptr) {}
+      void run(int x) override { Base::run(x); }
+    };
+    struct Implicit : Own {};
+    void make() { Implicit i; Calls c; }
+  )cc");
+  // Per construction of Base: where it is made, and the methods overridden.
+  std::map<std::string, std::string> Got;
+  for (const auto &[Key, S] : F.sources())
+    if (S.Name == "Base")
+      for (const auto &[Sig, K] : S.Constructions) {
+        std::string Text;
+        for (const std::string &M : K.Overridden)
+          Text += (M.find("run") != std::string::npos ? "run" : M) + ";";
+        Got[K.At.Function] += Text + "|";
+      }
+  // Own's constructor overrides run (and its implicit derived class's
+  // object too); Calls runs Base::run from its override.
+  std::map<std::string, std::string> Expected = {{"Own::Own", "run;|"},
+                                                 {"Calls::Calls", "|"}};
+  EXPECT_EQ(Got, Expected);
+}
+
 TEST(FactsConstructions, ADerivedConstructorsBodySetsItsBase) {
   auto K = constructionsByClass(R"cc(
     #include <functional>

@@ -122,6 +122,41 @@ TEST(EvidenceConstructions, NeverSetNamesTheConstructions) {
   EXPECT_EQ(R.Notes[2].Loc.File, "/p/deconv.cpp");
 }
 
+TEST(EvidenceConstructions, BasesOfOverridingClassesDoNotReachTheMethod) {
+  // Both constructions are base subobjects of classes that override the
+  // virtual method f:run the call is in: no object they make runs it, and
+  // the constructors are no evidence either.
+  ProjectFacts F = backend();
+  ConstructionFact Conv =
+      construction("f:conv", "Backend(ConvP *, Fn)", {notCallable(), set()},
+                   at("/p/conv.cpp", 12, "Conv::Conv"));
+  ConstructionFact Deconv =
+      construction("f:deconv", "Backend(DeconvP *)", {notCallable()},
+                   at("/p/deconv.cpp", 7, "Deconv::Deconv"));
+  Conv.Overridden = Deconv.Overridden = {"f:run"};
+  addConstruction(F, Conv);
+  addConstruction(F, Deconv);
+  Candidate InRun = call("m:bwd", "bwd");
+  InRun.VirtualMethod = "f:run";
+  EXPECT_FALSE(resolve(F, InRun).Report);
+  // Another virtual method, or a call outside one, meets them.
+  Candidate InStep = InRun;
+  InStep.VirtualMethod = "f:step";
+  EXPECT_TRUE(resolve(F, InStep).Report);
+  EXPECT_TRUE(resolve(F, call("m:bwd", "bwd")).Report);
+  // One construction that does not override: it alone is counted.
+  ConstructionFact Plain =
+      construction("f:deconv", "Backend(DeconvP *)", {notCallable()},
+                   at("/p/plain.cpp", 3, "make_plain"));
+  addConstruction(F, Plain);
+  Resolution R = resolve(F, InRun);
+  ASSERT_TRUE(R.Report);
+  ASSERT_EQ(R.Notes.size(), 2u);
+  EXPECT_EQ(R.Notes[0].Message, "'Backend::bwd' is not set by the only "
+                                "construction of 'Backend' in the project");
+  EXPECT_EQ(R.Notes[1].Loc.File, "/p/plain.cpp");
+}
+
 TEST(EvidenceConstructions, PerModeIsQuietUnlessStrict) {
   ProjectFacts F = perModeBackend();
   EXPECT_FALSE(resolve(F, call("m:pad")).Report);

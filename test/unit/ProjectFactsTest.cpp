@@ -258,6 +258,31 @@ TEST(ProjectFactsJSON, RoundTripsAGlobal) {
   EXPECT_EQ(B->EmptiedAt.Line, 9u);
 }
 
+TEST(ProjectFactsJSON, RoundTripsOverriddenMethodsAndTheCandidatesMethod) {
+  ProjectFacts F;
+  ConstructionFact K;
+  K.Ctor = "f:base";
+  K.CtorName = "Base(Fn)";
+  K.Count = 1;
+  K.At = {"/src/a.cpp", 4, 7, 60, "Derived::Derived"};
+  K.Overridden = {"f:run", "f:stop"};
+  F.get("c:Base", SourceKind::Class, "Base").Constructions[K.signature()] = K;
+  auto Back = ProjectFacts::fromJSON(F.toJSON());
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  const auto &Ks = Back->find("c:Base")->Constructions;
+  ASSERT_EQ(Ks.size(), 1u);
+  EXPECT_EQ(Ks.begin()->second.Overridden, K.Overridden);
+  EXPECT_NE(Ks.begin()->first.find("overriding f:run,f:stop"),
+            std::string::npos);
+  Candidate C;
+  C.Name = "f";
+  C.Keys = {"m:f"};
+  C.VirtualMethod = "f:run";
+  Candidate CBack;
+  ASSERT_TRUE(Candidate::fromJSON(C.toJSON(), CBack));
+  EXPECT_EQ(CBack.VirtualMethod, "f:run");
+}
+
 TEST(ProjectFactsJSON, NamesItsFormatAndVersion) {
   llvm::json::Value V = ProjectFacts().toJSON();
   const llvm::json::Object *O = V.getAsObject();
