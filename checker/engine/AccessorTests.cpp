@@ -80,6 +80,18 @@ static bool reachesCallablesOfThis(const Stmt &E, const CallableTypes &Types) {
   });
 }
 
+/// Whether DS declares only locals (not static) whose initialisers cannot
+/// reach the callable fields of `*this` (`std::lock_guard<std::mutex>
+/// lock(mu_);`), so that what follows reads them as the caller left them.
+static bool declaresUnreachingLocals(const DeclStmt &DS,
+                                     const CallableTypes &Types) {
+  return llvm::all_of(DS.decls(), [&](const Decl *D) {
+    const auto *V = dyn_cast<VarDecl>(D);
+    return V && !V->isStaticLocal() &&
+           !(V->getInit() && reachesCallablesOfThis(*V->getInit(), Types));
+  });
+}
+
 /// The return statement of a body that is declarations of locals and then
 /// that return: `std::lock_guard<std::mutex> lock(mu_); return cb_ !=
 /// nullptr;` (IXWebSocket's `isOnMessageCallbackRegistered`). The locals'
@@ -92,14 +104,8 @@ onlyReturnAfterDeclarations(const Stmt *S, const CallableTypes &Types) {
     return nullptr;
   for (const Stmt *Before : llvm::drop_end(Body->body())) {
     const auto *DS = dyn_cast<DeclStmt>(Before);
-    if (!DS)
+    if (!DS || !declaresUnreachingLocals(*DS, Types))
       return nullptr;
-    for (const Decl *D : DS->decls()) {
-      const auto *V = dyn_cast<VarDecl>(D);
-      if (!V || V->isStaticLocal() ||
-          (V->getInit() && reachesCallablesOfThis(*V->getInit(), Types)))
-        return nullptr;
-    }
   }
   return dyn_cast<ReturnStmt>(Body->body_back());
 }
@@ -148,12 +154,8 @@ earlyExitTestOf(const Stmt *S, const CallableTypes &Types, ASTContext &Ctx) {
       continue;
     }
     if (const auto *DS = dyn_cast<DeclStmt>(Before)) {
-      for (const Decl *D : DS->decls()) {
-        const auto *V = dyn_cast<VarDecl>(D);
-        if (!V || V->isStaticLocal() ||
-            (V->getInit() && reachesCallablesOfThis(*V->getInit(), Types)))
-          return std::nullopt;
-      }
+      if (!declaresUnreachingLocals(*DS, Types))
+        return std::nullopt;
       continue;
     }
     // An assertion, a log line: anything that cannot reach the fields.
