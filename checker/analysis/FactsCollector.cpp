@@ -406,6 +406,12 @@ private:
         continue;
       if (!Literals)
         Literals = literalFlags(Callee, Args, C.Ctx);
+      // A sibling argument that moves from what this one reads may run
+      // first (ValueSources.h): this call may pass the moved-from value.
+      if (Owner && movedBySiblingArgument(*Args[I], Args)) {
+        F->Args.addSiblingMove(here(Loc), *Literals);
+        continue;
+      }
       F->Args.add(
           valueStateOf(*Arg, Owner, C.Ctx, C.Types, C.Indexes, &C.Passed),
           here(Loc), *Literals, requiredOfOwner(*Arg));

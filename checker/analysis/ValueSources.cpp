@@ -297,6 +297,43 @@ const Expr *passedRead(const Expr &Arg) {
   return Passed;
 }
 
+/// Whether evaluating E move-constructs an object from variable V: a
+/// construction from `std::move(V)` in E, a lambda's capture initialiser
+/// included, its body not.
+static bool movesFrom(const Stmt *E, const ValueDecl &V) {
+  if (!E)
+    return false;
+  if (const auto *L = dyn_cast<LambdaExpr>(E))
+    return llvm::any_of(L->capture_inits(),
+                        [&](const Expr *Init) { return movesFrom(Init, V); });
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
+      CE && CE->getNumArgs() >= 1)
+    if (const Expr *Moved = movedFromObject(CE->getArg(0)))
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(stripNoise(Moved));
+          DRE && DRE->getDecl() == &V)
+        return true;
+  return llvm::any_of(E->children(),
+                      [&](const Stmt *Child) { return movesFrom(Child, V); });
+}
+
+bool movedBySiblingArgument(const Expr &Arg,
+                            llvm::ArrayRef<const Expr *> Args) {
+  const Expr *Read = stripNoise(&Arg);
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(Read);
+      CE && CE->getNumArgs() == 1 && CE->getConstructor() &&
+      CE->getConstructor()->isCopyOrMoveConstructor())
+    Read = stripNoise(CE->getArg(0));
+  if (movedFromObject(Read))
+    return false; // Arg moves it itself.
+  const auto *DRE = dyn_cast<DeclRefExpr>(Read);
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V)
+    return false;
+  return llvm::any_of(Args, [&](const Expr *Other) {
+    return Other && Other != &Arg && movesFrom(Other, *V);
+  });
+}
+
 /// The state of a value that is one of A or B.
 static ValueState joinStates(const ValueState &A, const ValueState &B) {
   for (ValueState::Kind K :

@@ -49,6 +49,17 @@ SourceSet sourcesOf(const clang::Expr &E, const clang::FunctionDecl &Owner,
 /// (`run(f)`, `run(std::move(f))`: `f`).
 const clang::Expr *passedRead(const clang::Expr &Arg);
 
+/// Whether another of a call's arguments Args moves from the variable that
+/// Arg (one of them) reads, while the arguments are evaluated: `run(cb,
+/// [cb = std::move(cb)] {..})`, or `run(f, std::move(f))` where the second
+/// parameter is by value. C++ leaves the order in which arguments are
+/// evaluated unspecified, so Arg may copy the moved-from value, which is
+/// empty; one bound to a reference parameter reads it after the move. A
+/// move into a parameter by reference moves nothing yet, and a lambda's body
+/// runs later.
+bool movedBySiblingArgument(const clang::Expr &Arg,
+                            llvm::ArrayRef<const clang::Expr *> Args);
+
 /// The state of E's value where Owner passes or stores it (Owner is null
 /// for the initializer of a global): set, empty on some path, from other
 /// sources (sourcesOf), or unknown. With Flow, a variable Owner assigns is

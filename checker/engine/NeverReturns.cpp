@@ -129,6 +129,15 @@ bool NeverReturns::ofDefinition(const FunctionDecl &Def, bool Process) {
   const CFGBlock &Exit = G->getExit();
   llvm::SmallVector<const CFGBlock *, 16> Work{&G->getEntry()};
   llvm::SmallPtrSet<const CFGBlock *, 32> Seen{&G->getEntry()};
+  // The CFG has no edges for exceptions: a try statement's handlers are
+  // reached only from its dispatch block, which nothing precedes. A handler
+  // may catch what ends the try block's paths and return; each is taken as
+  // reachable, which only keeps code alive. Nothing catches the end of the
+  // process.
+  if (!Process)
+    for (const CFGBlock *Dispatch : G->try_blocks())
+      if (Dispatch && Seen.insert(Dispatch).second)
+        Work.push_back(Dispatch);
   while (!Work.empty()) {
     const CFGBlock *B = Work.pop_back_val();
     if (B == &Exit)

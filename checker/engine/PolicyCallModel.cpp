@@ -2,6 +2,7 @@
 
 #include "PolicyCallModel.h"
 #include "CallableValues.h"
+#include "CatchHandlers.h"
 #include "DeadLocals.h"
 #include "PolicyCallTransfer.h"
 #include "SkippedConstructs.h"
@@ -66,6 +67,10 @@ void PolicyCallModel::transfer(const CFGElement &Elt, PathLattice &L,
                 isa<CXXThrowExpr>(Elt.castAs<CFGStmt>().getStmt());
   if (Throws || Oracle.endsPath(Elt)) {
     L.markUnreachable();
+    // On a fork: a constraint added to a flow condition holds for every
+    // state forked from it before, and the state before this element may
+    // have been kept as where a try block throws (CatchHandlers.h).
+    Env = Env.fork();
     Env.assume(Env.arena().makeLiteral(false));
     return;
   }
@@ -320,33 +325,62 @@ llvm::Error runPolicyCallModel(
   Atoms.setSolver(&Solver);
   PolicyCallModel Model(Ctx, Env, Types, Oracle, Atoms,
                         Copies ? &*Copies : nullptr, !Scan.Try);
+  std::optional<CatchHandlers> Handlers;
+  if (Scan.Try)
+    Handlers.emplace(FD);
   CFGEltCallbacksTypeErased Callbacks;
   Callbacks.Before = [&](const CFGElement &Elt,
                          const TypeErasedDataflowAnalysisState &State) {
-    Visit(Elt,
-          PathQuery(State.Env,
-                    llvm::any_cast<const PathLattice &>(State.Lattice.Value),
-                    Atoms));
+    const auto &L = llvm::any_cast<const PathLattice &>(State.Lattice.Value);
+    if (Handlers)
+      Handlers->noteState(Elt, State.Env, L, Model);
+    Visit(Elt, PathQuery(State.Env, L, Atoms));
+  };
+  // What went wrong in one run of the framework: a budget, or an error.
+  auto Failed = [&](auto &States) -> std::optional<llvm::Error> {
+    if (Solver.reachedLimit()) {
+      if (!States)
+        llvm::consumeError(States.takeError());
+      return llvm::make_error<AnalysisSkipped>(
+          SkipReason::budget("MaxSolverIterations"));
+    }
+    if (!States)
+      // The framework reports its block-visit limit as timed_out.
+      return llvm::handleErrors(
+          States.takeError(), [](const llvm::StringError &E) -> llvm::Error {
+            if (E.convertToErrorCode() ==
+                std::make_error_code(std::errc::timed_out))
+              return llvm::make_error<AnalysisSkipped>(
+                  SkipReason::budget("MaxBlockVisits"));
+            return llvm::createStringError(E.convertToErrorCode(),
+                                           E.getMessage());
+          });
+    return std::nullopt;
   };
   auto States = runTypeErasedDataflowAnalysis(*CFG, Model, Env, Callbacks,
                                               MaxBlockVisits);
-  if (Solver.reachedLimit()) {
-    if (!States)
-      llvm::consumeError(States.takeError());
-    return llvm::make_error<AnalysisSkipped>(
-        SkipReason::budget("MaxSolverIterations"));
+  if (std::optional<llvm::Error> Err = Failed(States))
+    return std::move(*Err);
+  // The handlers of each try statement, from where its block may throw
+  // (CatchHandlers.h); those inside a handler after it.
+  while (Handlers) {
+    std::optional<CatchHandlers::Entry> Entry = Handlers->takeNext();
+    if (!Entry)
+      break;
+    Environment Start = continueIn(*Entry->Env, FD, Ctx);
+    Model.seed(std::move(Entry->Known));
+    for (unsigned I = 0; I < Entry->Try->getNumHandlers(); ++I) {
+      llvm::Expected<AdornedCFG> HandlerCFG = AdornedCFG::build(
+          FD, *const_cast<CXXCatchStmt *>(Entry->Try->getHandler(I)), Ctx);
+      if (!HandlerCFG)
+        return HandlerCFG.takeError();
+      auto HandlerStates = runTypeErasedDataflowAnalysis(
+          *HandlerCFG, Model, Start, Callbacks, MaxBlockVisits);
+      if (std::optional<llvm::Error> Err = Failed(HandlerStates))
+        return std::move(*Err);
+    }
+    Model.seed(PathLattice());
   }
-  if (!States)
-    // The framework reports its block-visit limit as timed_out.
-    return llvm::handleErrors(States.takeError(),
-                              [](const llvm::StringError &E) -> llvm::Error {
-                                if (E.convertToErrorCode() ==
-                                    std::make_error_code(std::errc::timed_out))
-                                  return llvm::make_error<AnalysisSkipped>(
-                                      SkipReason::budget("MaxBlockVisits"));
-                                return llvm::createStringError(
-                                    E.convertToErrorCode(), E.getMessage());
-                              });
   if (AtExit) {
     const auto &Exit = (*States)[CFG->getCFG().getExit().getBlockID()];
     if (Exit)

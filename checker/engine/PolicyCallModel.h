@@ -49,7 +49,11 @@ public:
                   TestedAtoms &Atoms, const OpenMPCopies *Copies,
                   bool ThrowsLeave);
 
-  static PathLattice initialElement() { return {}; }
+  /// What every path knows at the start: nothing at a function's entry;
+  /// at a handler's, what each path that may throw into it knows
+  /// (CatchHandlers.h).
+  PathLattice initialElement() const { return Seed; }
+  void seed(PathLattice Known) { Seed = std::move(Known); }
 
   void transfer(const clang::CFGElement &Elt, PathLattice &,
                 clang::dataflow::Environment &Env);
@@ -98,6 +102,7 @@ private:
   /// The function has no try statement: a throw leaves it, and the exit's
   /// state (what every return leaves) does not include that path.
   bool ThrowsLeave;
+  PathLattice Seed;
 };
 
 /// What a path says of one callable's state: NonEmpty on every path (or no

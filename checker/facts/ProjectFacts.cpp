@@ -163,11 +163,17 @@ void ArgFacts::add(const ValueState &V, const FactLoc &At,
   }
 }
 
+void ArgFacts::addSiblingMove(const FactLoc &At, const FlagValues &Passed) {
+  add(ValueState::of(ValueState::Empty), At, Passed);
+  SiblingMoves.insert(At);
+}
+
 void ArgFacts::merge(const ArgFacts &Other) {
   Set += Other.Set;
   Empty += Other.Empty;
   Unknown += Other.Unknown;
   keepFirst(EmptyAt, Other.EmptyAt);
+  SiblingMoves.insert(Other.SiblingMoves.begin(), Other.SiblingMoves.end());
   for (const auto &[Ctx, L] : Other.EmptyWith)
     keepFirst(EmptyWith[Ctx], L);
   for (const auto &[K, L] : Other.From) {
@@ -443,6 +449,12 @@ static json::Value argsToJSON(const ArgFacts &A) {
     O["emptyWith"] = locMapToJSON(A.EmptyWith);
   if (!A.From.empty())
     O["from"] = locMapToJSON(A.From);
+  if (!A.SiblingMoves.empty()) {
+    json::Array Moves;
+    for (const FactLoc &L : A.SiblingMoves)
+      Moves.push_back(factLocToJSON(L));
+    O["siblingMoves"] = std::move(Moves);
+  }
   if (!A.FromWhen.empty()) {
     json::Object When;
     for (const auto &[K, Required] : A.FromWhen)
@@ -647,6 +659,17 @@ static bool argsFromJSON(const json::Object *O, ArgFacts &A) {
   for (const auto &[Ctx, L] : A.EmptyWith)
     if (!FlagValues::parse(Ctx))
       return false;
+  if (const json::Value *Moves = O->get("siblingMoves")) {
+    const json::Array *List = Moves->getAsArray();
+    if (!List)
+      return false;
+    for (const json::Value &V : *List) {
+      FactLoc L;
+      if (!factLocFromJSON(&V, L) || !L.valid())
+        return false;
+      A.SiblingMoves.insert(std::move(L));
+    }
+  }
   if (A.Empty && A.EmptyWith.empty())
     A.EmptyWith[""] = A.EmptyAt;
   if (const json::Object *When = O->getObject("fromWhen"))

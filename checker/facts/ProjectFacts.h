@@ -24,6 +24,7 @@
 #include "llvm/Support/Regex.h"
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -142,6 +143,10 @@ struct ArgFacts {
   /// first call of each. A call whose literals contradict what the use of
   /// the parameter requires cannot reach it.
   std::map<std::string, FactLoc> EmptyWith;
+  /// The calls among those that pass an empty value where the value is
+  /// empty only if another argument of the same call, which moves from it,
+  /// is evaluated first (JSON `siblingMoves`): their notes say so.
+  std::set<FactLoc> SiblingMoves;
   /// Values from other sources, with the first call that passes each.
   std::map<std::string, FactLoc> From;
   /// For a value from a parameter of the calling function, what every call
@@ -150,6 +155,9 @@ struct ArgFacts {
   std::map<std::string, std::string> FromWhen;
 
   bool empty() const { return !Set && !Empty && !Unknown && From.empty(); }
+  /// One call that passes a value a sibling argument moves from: an empty
+  /// value (add) whose note names the move.
+  void addSiblingMove(const FactLoc &At, const FlagValues &Passed);
   /// One call: Passed, the literals it gives the callee's flags; Required,
   /// what its place requires of the caller's own flags (for a value from
   /// one of the caller's parameters).

@@ -607,9 +607,13 @@ private:
       if (const SourceFacts *Base = Facts.find(O))
         Args.merge(Base->Args);
     if (const FactLoc *EmptyAt = reachingEmpty(Args, Required)) {
-      Why.push_back({passedEmptyNote(P.Name, P.Owner, EmptyAt->Function,
-                                     EmptyAt->shortText()),
-                     *EmptyAt});
+      Why.push_back(
+          {Args.SiblingMoves.count(*EmptyAt)
+               ? passedMovedBySiblingNote(P.Name, P.Owner, EmptyAt->Function,
+                                          EmptyAt->shortText())
+               : passedEmptyNote(P.Name, P.Owner, EmptyAt->Function,
+                                 EmptyAt->shortText()),
+           *EmptyAt});
       return Emptiness::MayBeEmpty;
     }
     bool AllSet = Args.Set || !Args.From.empty();

@@ -187,6 +187,16 @@ std::string passedEmptyNote(StringRef Param, StringRef Function,
       .str();
 }
 
+std::string passedMovedBySiblingNote(StringRef Param, StringRef Function,
+                                     StringRef Caller, StringRef Where) {
+  return formatv("'{0}' of '{1}' may be passed a moved-from, empty callable "
+                 "in '{2}' ({3}): another argument of that call moves from "
+                 "it, and the order in which arguments are evaluated is "
+                 "unspecified",
+                 Param, Function, Caller, Where)
+      .str();
+}
+
 std::string passedObjectEmptyNote(StringRef Param, StringRef Function,
                                   StringRef Field, StringRef Caller,
                                   StringRef Where) {

@@ -144,6 +144,13 @@ std::string setOnlyAfterConstructionNote(llvm::StringRef Field,
 /// "'PARAM' of 'FUNCTION' is passed an empty callable in 'CALLER' (WHERE)"
 std::string passedEmptyNote(llvm::StringRef Param, llvm::StringRef Function,
                             llvm::StringRef Caller, llvm::StringRef Where);
+/// "'PARAM' of 'FUNCTION' may be passed a moved-from, empty callable in
+/// 'CALLER' (WHERE): another argument of that call moves from it, and the
+/// order in which arguments are evaluated is unspecified"
+std::string passedMovedBySiblingNote(llvm::StringRef Param,
+                                     llvm::StringRef Function,
+                                     llvm::StringRef Caller,
+                                     llvm::StringRef Where);
 /// "'PARAM' of 'FUNCTION' is passed a value from 'SOURCE' in 'CALLER'
 /// (WHERE)"
 /// A field of the object a function receives (Param: a parameter's name, or

@@ -209,6 +209,67 @@ TEST(PolicyCallAnalyzerTest, PolicyNamesOption) {
                  Names);
 }
 
+TEST(PolicyCallAnalyzerTest, HandlersStartWhereTheirTryBlockMayThrow) {
+  // The CFG gives handlers no predecessor; each is analysed from the join
+  // of the states before the calls in its try block (CatchHandlers.h).
+  expectFindings(R"cc(
+    void work();
+    int empty_all_along(int x) {
+      IntFn f;
+      try { work(); } catch (...) { return f(x); } // [[always]]
+      return x;
+    }
+    int set_on_one_path(bool c, int x) {
+      IntFn f;
+      if (c) f = identity;
+      try { work(); } catch (...) { return f(x); } // [[unsafe]]
+      return x;
+    }
+    int set_before_anything_throws(int x) {
+      IntFn f;
+      try { f = identity; work(); } catch (...) { return f(x); }
+      return x;
+    }
+    int reset_between_calls(int x) {
+      IntFn f = identity;
+      try { work(); f = nullptr; work(); } catch (...) { return f(x); } // [[unsafe]]
+      return x;
+    }
+    int tested_around(int x) {
+      IntFn f = get_policy();
+      if (!f) return x;
+      try { work(); } catch (...) { return f(x); }
+      return x;
+    }
+    int nested(int x) {
+      IntFn f;
+      try { work(); } catch (...) {
+        try { work(); } catch (...) { return f(x); } // [[always]]
+      }
+      return x;
+    }
+  )cc");
+}
+
+TEST(PolicyCallAnalyzerTest, AHandlerThatCompletesMakesItsFunctionReturn) {
+  // fail() ends the try block's only path; the handler catches it and the
+  // function returns, so the code after a call of it runs.
+  expectFindings(R"cc(
+    void swallow() { try { fail(); } catch (...) {} }
+    void rethrow_all() { try { fail(); } catch (...) { throw; } }
+    int after_swallow(int x) {
+      IntFn f;
+      swallow();
+      return f(x); // [[always]]
+    }
+    int after_rethrow(int x) {
+      IntFn f;
+      rethrow_all();
+      return f(x);
+    }
+  )cc");
+}
+
 TEST(PolicyCallAnalyzerTest, FindingCarriesLocationNotesAndFix) {
   std::string Code = std::string(Prelude) + R"cc(
     int value_call(int m) {

@@ -5,8 +5,10 @@
 // that docs/checks/unchecked-policy-call.md describes.
 
 #include "ProjectFacts.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
+#include <cstring>
 
 namespace wrapguard {
 namespace {
@@ -423,6 +425,48 @@ TEST(EvidenceArguments, ACallThatPassesEmptyIsNamed) {
   ASSERT_EQ(R.Notes.size(), 1u);
   EXPECT_EQ(R.Notes[0].Message, "'hook' of 'run_step' is passed an empty "
                                 "callable in 'eval' (b.cpp:9)");
+}
+
+TEST(EvidenceArguments, AMoveBySiblingArgumentIsNamedAsSuch) {
+  // The note says what the facts know: the value may be empty, because
+  // another argument of that call moves from it, not that it is.
+  ProjectFacts F;
+  SourceFacts &P = F.get("p:submit#0", SourceKind::Parameter, "on_error");
+  P.Owner = "submit";
+  P.Args.add(set(), at("/p/a.cpp", 3, "train"));
+  P.Args.addSiblingMove(at("/p/b.cpp", 9, "schedule"), FlagValues());
+  Resolution R = resolve(F, call("p:submit#0", "on_error"));
+  ASSERT_TRUE(R.Report);
+  ASSERT_EQ(R.Notes.size(), 1u);
+  EXPECT_EQ(R.Notes[0].Message,
+            "'on_error' of 'submit' may be passed a moved-from, empty "
+            "callable in 'schedule' (b.cpp:9): another argument of that call "
+            "moves from it, and the order in which arguments are evaluated "
+            "is unspecified");
+  // A call that passes an empty value outright comes first: its note is
+  // the plain one.
+  P.Args.add(empty(), at("/p/a.cpp", 1, "eval"));
+  R = resolve(F, call("p:submit#0", "on_error"));
+  ASSERT_TRUE(R.Report);
+  EXPECT_EQ(R.Notes[0].Message, "'on_error' of 'submit' is passed an empty "
+                                "callable in 'eval' (a.cpp:1)");
+  // Merged and written, the moves stay marked; a bad list is rejected.
+  ProjectFacts G;
+  G.merge(F);
+  auto Back = ProjectFacts::fromJSON(G.toJSON());
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  EXPECT_EQ(Back->find("p:submit#0")->Args.SiblingMoves, P.Args.SiblingMoves);
+  llvm::json::Value V = G.toJSON();
+  std::string Text = llvm::formatv("{0}", V).str();
+  size_t At = Text.find("\"siblingMoves\":[");
+  ASSERT_NE(At, std::string::npos) << Text;
+  Text.replace(At, strlen("\"siblingMoves\":["), "\"siblingMoves\":[1,");
+  auto Bad = llvm::json::parse(Text);
+  ASSERT_TRUE(bool(Bad));
+  auto Rejected = ProjectFacts::fromJSON(*Bad);
+  EXPECT_FALSE(bool(Rejected));
+  if (!Rejected)
+    llvm::consumeError(Rejected.takeError());
 }
 
 TEST(EvidenceArguments, EveryCallSettingItBeatsATest) {
