@@ -856,6 +856,8 @@ private:
   /// An emptying of F, a field or a global, here: per method when Owner
   /// runs only where the project calls it.
   void recordEmptied(SourceFacts &F, SourceLocation Loc) {
+    keepFirst(F.EmptiedBy[Owner ? functionKey(*Owner).value_or("") : ""],
+              here(Loc));
     if (C.runsOnlyWhenCalled(Owner))
       if (std::optional<std::string> Key = functionKey(*Owner)) {
         keepFirst(F.EmptiedIn[*Key], here(Loc));

@@ -509,6 +509,89 @@ static bool mayRepoint(const Stmt &Body, const FieldDecl &Via,
   });
 }
 
+/// Whether Use, a reference to a field or variable, is only read where it
+/// stands: converted to an rvalue, copied, compared, or the object of a
+/// const method (a call through it, its `operator bool`).
+static bool onlyRead(const Expr &Use, ParentMap &Parents) {
+  const Stmt *Child = &Use;
+  const Stmt *P = Parents.getParent(Child);
+  while (P && isa<ParenExpr>(P)) {
+    Child = P;
+    P = Parents.getParent(P);
+  }
+  if (const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(P))
+    return Cast->getCastKind() == CK_LValueToRValue ||
+           Cast->getCastKind() == CK_NoOp;
+  if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(P))
+    return CE->getConstructor() && CE->getConstructor()->isCopyConstructor();
+  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(P))
+    return BO->isComparisonOp();
+  if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(P)) {
+    if (Op->isComparisonOp())
+      return true;
+    const auto *M = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
+    return M && M->isConst() && Op->getNumArgs() && Op->getArg(0) == Child;
+  }
+  if (const auto *ME = dyn_cast_or_null<MemberExpr>(P)) {
+    const auto *M = dyn_cast<CXXMethodDecl>(ME->getMemberDecl());
+    return M && M->isConst();
+  }
+  return false;
+}
+
+/// Whether Body uses Storage (a field of any object, or a variable) before
+/// At, in source order, other than to read it (onlyRead): what may write it.
+static bool usedBefore(const Stmt &Body, const ValueDecl &Storage,
+                       SourceLocation At, const SourceManager &SM,
+                       ParentMap &Parents) {
+  const ValueDecl *Named = nullptr;
+  if (const auto *ME = dyn_cast<MemberExpr>(&Body))
+    Named = ME->getMemberDecl();
+  else if (const auto *DRE = dyn_cast<DeclRefExpr>(&Body))
+    Named = DRE->getDecl();
+  if (Named == &Storage &&
+      SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Body.getBeginLoc()),
+                                   At) &&
+      !onlyRead(cast<Expr>(Body), Parents))
+    return true;
+  // A lambda's body is its own function, analysed as such.
+  if (isa<LambdaExpr>(&Body))
+    return false;
+  return llvm::any_of(Body.children(), [&](const Stmt *Child) {
+    return Child && usedBefore(*Child, Storage, At, SM, Parents);
+  });
+}
+
+/// The function whose own emptyings of the called storage are no evidence
+/// against the call (Candidate::Function): its `f:` key, when nothing in it
+/// before the call, in source order, may write the storage and no loop
+/// holds the call, so that an emptying of its own comes after the call in
+/// every run. Else "".
+static std::string ownEmptyingsFollow(const CallSite &Site,
+                                      const FunctionDecl &FD,
+                                      ParentMap &Parents) {
+  const Expr *Callable = stripNoise(Site.Callable);
+  const ValueDecl *Storage = nullptr;
+  if (const auto *ME = dyn_cast<MemberExpr>(Callable))
+    Storage = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  else if (const auto *DRE = dyn_cast<DeclRefExpr>(Callable))
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+        V && V->hasGlobalStorage())
+      Storage = V;
+  const Stmt *Body = FD.getBody();
+  if (!Storage || !Body)
+    return "";
+  for (const Stmt *P = Parents.getParent(Site.Call); P;
+       P = Parents.getParent(P))
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(P))
+      return "";
+  const SourceManager &SM = FD.getASTContext().getSourceManager();
+  if (usedBefore(*Body, *Storage, SM.getExpansionLoc(Site.Call->getBeginLoc()),
+                 SM, Parents))
+    return "";
+  return functionKey(FD).value_or("");
+}
+
 /// Whether FD's body assigns V (`p = next;`).
 bool PolicyCallAnalyzer::Impl::assignedIn(const FunctionDecl &FD,
                                           const VarDecl &V) {
@@ -523,6 +606,7 @@ void PolicyCallAnalyzer::Impl::addContext(const CallSite &Site,
                                           Candidate &C) {
   if (const Stmt *Body = FD.getBody();
       Body && &repairRoot(*Site.Call, FD) == Body) {
+    C.Function = ownEmptyingsFollow(Site, FD, Indexes.of(FD).parents());
     C.Guards = guardsAt(*Site.Call, Indexes.of(FD).parents());
     C.Slots = siblingSlotAtoms(Site, Indexes.of(FD).parents(), Types, Ctx);
     if (const auto *ME = dyn_cast<MemberExpr>(stripNoise(Site.Callable)))

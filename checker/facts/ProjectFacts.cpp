@@ -256,6 +256,7 @@ void SourceFacts::merge(const SourceFacts &Other) {
   }
   keepFirst(EmptiedAt, Other.EmptiedAt);
   mergeLocMap(EmptiedIn, Other.EmptiedIn);
+  mergeLocMap(EmptiedBy, Other.EmptiedBy);
   mergeLocMap(LoadedFrom, Other.LoadedFrom);
   keepFirst(SetAt, Other.SetAt);
   mergeLocMap(AssignedFrom, Other.AssignedFrom);
@@ -505,6 +506,8 @@ static json::Value sourceToJSON(const SourceFacts &S) {
   putLoc(O, "emptiedAt", S.EmptiedAt);
   if (!S.EmptiedIn.empty())
     O["emptiedIn"] = locMapToJSON(S.EmptiedIn);
+  if (!S.EmptiedBy.empty())
+    O["emptiedBy"] = locMapToJSON(S.EmptiedBy);
   if (!S.LoadedFrom.empty())
     O["loadedFrom"] = locMapToJSON(S.LoadedFrom);
   putLoc(O, "setAt", S.SetAt);
@@ -751,7 +754,8 @@ static Error sourceFromJSON(StringRef Key, const json::Value &V,
       !factLocFromJSON(O->get("changedAt"), S.ChangedAt) ||
       !readLocMap(O->getObject("assignedFrom"), S.AssignedFrom) ||
       !readLocMap(O->getObject("loadedFrom"), S.LoadedFrom) ||
-      !readLocMap(O->getObject("emptiedIn"), S.EmptiedIn))
+      !readLocMap(O->getObject("emptiedIn"), S.EmptiedIn) ||
+      !readLocMap(O->getObject("emptiedBy"), S.EmptiedBy))
     return bad("source '" + Key + "' has a malformed location");
   S.NeverReturns = O->getBoolean("neverReturns").value_or(false);
   S.Called = O->getBoolean("called").value_or(false);
@@ -903,6 +907,8 @@ json::Value Candidate::toJSON() const {
   }
   if (!VirtualMethod.empty())
     O["virtualMethod"] = VirtualMethod;
+  if (!Function.empty())
+    O["function"] = Function;
   if (!Through.empty())
     O["through"] = Through;
   if (!Via.empty())
@@ -941,6 +947,7 @@ bool Candidate::fromJSON(const json::Value &V, Candidate &Out) {
   Out.ConstructedClass = O->getString("constructedClass").value_or("").str();
   Out.Through = O->getString("through").value_or("").str();
   Out.VirtualMethod = O->getString("virtualMethod").value_or("").str();
+  Out.Function = O->getString("function").value_or("").str();
   Out.Via = O->getString("via").value_or("").str();
   Out.Requires = O->getString("requires").value_or("").str();
   if (!FlagValues::parse(Out.Requires))

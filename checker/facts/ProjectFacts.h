@@ -260,6 +260,11 @@ struct SourceFacts {
   /// only where some TU calls the method (Called): an emptying nothing runs
   /// says nothing about the calls.
   std::map<std::string, FactLoc> EmptiedIn;
+  /// Every emptying above, by the function it is in (its `f:` key, "" for
+  /// one without a key), the first place in each: a call is judged without
+  /// the emptyings of its own function, whose flow analysis saw them
+  /// (Candidate::Function).
+  std::map<std::string, FactLoc> EmptiedBy;
   bool emptiedAnywhere() const {
     return EmptiedAt.valid() || !EmptiedIn.empty();
   }
@@ -380,6 +385,12 @@ struct Candidate {
   /// base of a class that overrides the method (ConstructionFact::
   /// Overridden) makes no object it runs on.
   std::string VirtualMethod;
+  /// The function the call is in (an `f:` key), when nothing in it before
+  /// the call may write the called storage and no loop holds the call: its
+  /// own emptyings of the source then come after the call (`cb_(x); cb_ =
+  /// nullptr;`, a one-shot callback) and reach it only in another run on the
+  /// same object, which nothing shows. They are no evidence against it.
+  std::string Function;
   /// The callable is a field of the object that this parameter (a `p:`
   /// key) of the calling function points or refers to, and the function
   /// does not assign the parameter: the callers may have tested the field

@@ -392,6 +392,21 @@ private:
   /// which no code of the project runs) says nothing about the calls: the
   /// default mode sets it aside, StrictMode counts it.
   const FactLoc *emptying(const SourceFacts &F) {
+    // The default mode leaves out the emptyings of the calling function
+    // itself (Candidate::Function): its flow analysis already judged them.
+    if (!C.Strict && !C.Function.empty() && !F.EmptiedBy.empty()) {
+      const FactLoc *First = nullptr;
+      for (const auto &[Fn, At] : F.EmptiedBy) {
+        if (Fn == C.Function)
+          continue;
+        if (F.EmptiedIn.count(Fn))
+          if (const SourceFacts *M = Facts.find(Fn); !M || !M->Called)
+            continue;
+        if (!First || At < *First)
+          First = &At;
+      }
+      return First;
+    }
     const FactLoc *First = F.EmptiedAt.valid() ? &F.EmptiedAt : nullptr;
     for (const auto &[Method, At] : F.EmptiedIn) {
       const SourceFacts *M = Facts.find(Method);

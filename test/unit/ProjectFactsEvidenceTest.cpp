@@ -296,6 +296,45 @@ TEST(EvidenceEmpties, AnEmptyingCountsWhereItsMethodRuns) {
   EXPECT_TRUE(Rel.find("f:clear")->Called);
 }
 
+TEST(EvidenceEmpties, TheCallingFunctionsOwnEmptyingsAreSetAside) {
+  // `void fire() { cb_(x); cb_ = nullptr; }`: the one emptying is fire's
+  // own, after its call (Candidate::Function names fire).
+  ProjectFacts F = backend();
+  SourceFacts &Cb = F.get("m:cb", SourceKind::Field, "Task::cb");
+  Cb.Constructors["f:task"].SetsField = true;
+  Cb.EmptiedAt = at("/p/task.cpp", 12, "Task::fire");
+  Cb.EmptiedBy["f:fire"] = Cb.EmptiedAt;
+  Candidate Own = call("m:cb");
+  Own.Function = "f:fire";
+  EXPECT_FALSE(resolve(F, Own).Report);
+  // Without Function (something before the call may write it, or a loop
+  // holds it), and in StrictMode, the emptying counts.
+  EXPECT_TRUE(resolve(F, call("m:cb")).Report);
+  Candidate Strict = Own;
+  Strict.Strict = true;
+  EXPECT_TRUE(resolve(F, Strict).Report);
+  // Another function's emptying counts, and the note names it, not fire's.
+  Cb.EmptiedBy["f:drop"] = at("/p/task.cpp", 30, "Task::drop");
+  Resolution R = resolve(F, Own);
+  ASSERT_TRUE(R.Report);
+  EXPECT_EQ(R.Notes[0].Message,
+            "'Task::cb' is made empty in 'Task::drop' (task.cpp:30)");
+  // A method that runs only when called counts only where it is called.
+  Cb.EmptiedIn["f:drop"] = Cb.EmptiedBy["f:drop"];
+  EXPECT_FALSE(resolve(F, Own).Report);
+  F.get("f:drop", SourceKind::Function, "Task::drop").Called = true;
+  EXPECT_TRUE(resolve(F, Own).Report);
+  // Both members survive a merge and the JSON form.
+  ProjectFacts G;
+  G.merge(F);
+  auto Back = ProjectFacts::fromJSON(G.toJSON());
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  EXPECT_EQ(Back->find("m:cb")->EmptiedBy.size(), 2u);
+  Candidate OwnBack;
+  ASSERT_TRUE(Candidate::fromJSON(Own.toJSON(), OwnBack));
+  EXPECT_EQ(OwnBack.Function, "f:fire");
+}
+
 TEST(EvidenceEmpties, ATestOfTheObjectsStateSetsFieldEvidenceAside) {
   // Emptied in code that runs, and nothing sets it again: evidence...
   ProjectFacts F = backend();
