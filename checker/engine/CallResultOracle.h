@@ -28,6 +28,9 @@ class VarDecl;
 
 namespace wrapguard {
 
+/// Fields from an object to one of its (nested) members, outermost first.
+using FieldPath = llvm::SmallVector<const clang::FieldDecl *, 2>;
+
 /// The callable fields of `*this` that every return of a method leaves
 /// non-empty (`void reset_to_default() { p_ = dflt; }`), and those it leaves
 /// exactly as non-empty as one of its parameters (`void set(const Cb &cb) {
@@ -92,11 +95,10 @@ public:
   }
   /// For a method returning a reference to a callable, the member of its
   /// object that its one statement returns (`const Cb &cb() const { return
-  /// m_cb; }`): its calls denote that member of the object they are called
-  /// on.
-  virtual const clang::FieldDecl *fieldReturned(const clang::CXXMethodDecl &) {
-    return nullptr;
-  }
+  /// m_cb; }`), or of a member subobject of it (`return m_data.m_cb;`), as
+  /// the path of fields from the object, outermost first: its calls denote
+  /// that member of the object they are called on. Empty when none.
+  virtual FieldPath fieldReturned(const clang::CXXMethodDecl &) { return {}; }
   /// Whether FD's visible body reads only its parameters (and what they
   /// point to) and constants, and writes nothing outside itself: two calls
   /// with the same arguments give the same value.
@@ -150,8 +152,7 @@ public:
   const clang::VarDecl *storageReturned(const clang::FunctionDecl &F) override {
     return Inner.storageReturned(F);
   }
-  const clang::FieldDecl *
-  fieldReturned(const clang::CXXMethodDecl &M) override {
+  FieldPath fieldReturned(const clang::CXXMethodDecl &M) override {
     return Inner.fieldReturned(M);
   }
   bool isPure(const clang::FunctionDecl &F) override { return Inner.isPure(F); }

@@ -256,14 +256,24 @@ std::error_code AnalysisSkipped::convertToErrorCode() const {
 static void modelFieldsOfCalledClasses(const FunctionDecl &FD,
                                        DataflowAnalysisContext &DACtx,
                                        ASTContext &Ctx,
-                                       const CallableTypes &Types) {
+                                       const CallableTypes &Types,
+                                       CallResultOracle &Oracle) {
   // Enough for the objects a function works with; each class adds its
   // fields to every environment of the analysis.
   constexpr unsigned MaxClasses = 8;
   llvm::SmallPtrSet<const CXXRecordDecl *, 8> Classes;
+  // Getters of a member of a member subobject (`return m_data.m_cb;`): the
+  // fields on the way, so that the call can denote the member
+  // (Transfer::memberGetter).
+  llvm::SmallVector<std::pair<const CXXRecordDecl *, FieldPath>, 4> Paths;
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
     if (!S || Classes.size() >= MaxClasses)
       return;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S))
+      if (const CXXMethodDecl *MD = MC->getMethodDecl();
+          MD && Paths.size() < MaxClasses)
+        if (FieldPath P = Oracle.fieldReturned(*MD); P.size() > 1)
+          Paths.push_back({MD->getParent(), std::move(P)});
     // The project's classes: a library's callable (std::function's own
     // function pointers) is modelled by its state, not by its fields.
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S))
@@ -289,6 +299,15 @@ static void modelFieldsOfCalledClasses(const FunctionDecl &FD,
           Ctx, Object, /*IsArrow=*/false, F, F->getType().getNonReferenceType(),
           VK_LValue, OK_Ordinary));
     }
+  }
+  for (const auto &[RD, Path] : Paths) {
+    Expr *E = new (Ctx)
+        OpaqueValueExpr(SourceLocation(), Ctx.getRecordType(RD), VK_LValue);
+    for (const FieldDecl *F : Path)
+      E = MemberExpr::CreateImplicit(
+          Ctx, E, /*IsArrow=*/false, const_cast<FieldDecl *>(F),
+          F->getType().getNonReferenceType(), VK_LValue, OK_Ordinary);
+    Refs.push_back(E);
   }
   if (Refs.empty())
     return;
@@ -319,7 +338,7 @@ llvm::Error runPolicyCallModel(
     return CFG.takeError();
   BudgetedSolver Solver(MaxSolverIterations);
   DataflowAnalysisContext DACtx(Solver);
-  modelFieldsOfCalledClasses(FD, DACtx, Ctx, Types);
+  modelFieldsOfCalledClasses(FD, DACtx, Ctx, Types, Oracle);
   Environment Env(DACtx, FD);
   TestedAtoms Atoms;
   Atoms.setSolver(&Solver);

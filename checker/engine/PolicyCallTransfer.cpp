@@ -174,8 +174,9 @@ public:
   }
 
   /// Forgets what is known of the callable fields of the object at Obj (its
-  /// bases' too): something out of sight may have set or emptied them.
-  void forgetFields(RecordStorageLocation &Obj) {
+  /// bases' too, and its member subobjects', a few levels deep): something
+  /// out of sight may have set or emptied them.
+  void forgetFields(RecordStorageLocation &Obj, unsigned Depth = 0) {
     // children(), not getChild(): only the fields the function uses are
     // modelled.
     for (const auto &[D, L] : Obj.children()) {
@@ -183,8 +184,12 @@ public:
       if (!F || !L)
         continue;
       CallableKind K = C.Types.classify(F->getType());
-      if (K == CallableKind::None)
+      if (K == CallableKind::None) {
+        if (auto *R = dyn_cast<RecordStorageLocation>(L);
+            R && Depth < 2 && !F->getType()->isReferenceType())
+          forgetFields(*R, Depth + 1);
         continue;
+      }
       if (!isRecordKind(K))
         Env.setValue(*L, makePointer(F->getType(), unknownState()));
       else if (auto *R = dyn_cast<RecordStorageLocation>(L))
@@ -862,6 +867,38 @@ void Transfer::copyOrMoveConstruct(const CXXConstructExpr &CE,
 
 /// std::vector, std::deque and std::array: `v[i]` is the same element for
 /// the same container and index until the container changes.
+/// Whether M is the non-const half of an accessor pair: it returns `T &`,
+/// and its class declares a const method of the same name and parameters
+/// that returns `const T &` (`NodeConfig &config();` beside `const
+/// NodeConfig &config() const;`). Such a pair hands out one member; the
+/// non-const half exists to let callers write through the reference, not to
+/// change the object's other members.
+static bool accessorPairHalf(const CXXMethodDecl &M) {
+  QualType Ret = M.getReturnType();
+  if (M.isConst() || !M.getIdentifier() || !Ret->isLValueReferenceType() ||
+      Ret->getPointeeType().isConstQualified())
+    return false;
+  for (const NamedDecl *D : M.getParent()->lookup(M.getDeclName())) {
+    const auto *Twin = dyn_cast<CXXMethodDecl>(D->getUnderlyingDecl());
+    if (!Twin || Twin == &M || !Twin->isConst() ||
+        Twin->getNumParams() != M.getNumParams())
+      continue;
+    QualType TwinRet = Twin->getReturnType();
+    if (!TwinRet->isLValueReferenceType() ||
+        !TwinRet->getPointeeType().isConstQualified() ||
+        !M.getASTContext().hasSameUnqualifiedType(TwinRet->getPointeeType(),
+                                                  Ret->getPointeeType()))
+      continue;
+    bool SameParams = true;
+    for (unsigned I = 0; I < M.getNumParams(); ++I)
+      SameParams &= M.getASTContext().hasSameType(
+          M.getParamDecl(I)->getType(), Twin->getParamDecl(I)->getType());
+    if (SameParams)
+      return true;
+  }
+  return false;
+}
+
 static bool isStdSequence(QualType T) {
   StringRef N = stdRecordName(T);
   return N == "vector" || N == "deque" || N == "array";
@@ -1173,8 +1210,10 @@ void Transfer::VisitCXXMemberCallExpr(const CXXMemberCallExpr *MC) {
     applyMethodEffect(*Loc, llvm::ArrayRef(MC->getArgs(), MC->getNumArgs()),
                       *Effect);
   // A method whose effect is not known (no definition here, virtual, over
-  // budget) may set or empty the fields of its object, unless it is const.
-  else if (!Method->isConst() && !Method->isStatic())
+  // budget) may set or empty the fields of its object, unless it is const
+  // or the non-const half of an accessor pair.
+  else if (!Method->isConst() && !Method->isStatic() &&
+           !accessorPairHalf(*Method))
     W.forgetFields(*Loc);
 }
 
@@ -1241,22 +1280,27 @@ bool Transfer::referenceGetter(const CallExpr &Call, const FunctionDecl &FD) {
 bool Transfer::memberGetter(const CallExpr &Call, const FunctionDecl &FD) {
   const auto *MC = dyn_cast<CXXMemberCallExpr>(&Call);
   const auto *MD = dyn_cast<CXXMethodDecl>(&FD);
-  const FieldDecl *F = MC && MD ? C.Oracle.fieldReturned(*MD) : nullptr;
-  const Expr *Obj = F ? MC->getImplicitObjectArgument() : nullptr;
+  FieldPath Path = MC && MD ? C.Oracle.fieldReturned(*MD) : FieldPath();
+  const Expr *Obj = !Path.empty() ? MC->getImplicitObjectArgument() : nullptr;
   RecordStorageLocation *Loc = Obj ? objectOf(*Obj, Env) : nullptr;
-  if (!Loc)
-    return false;
   // children(), not getChild(): only the fields the function uses, or
   // whose class's methods it calls, are modelled.
-  for (const auto &[D, L] : Loc->children()) {
-    if (D != F || !L)
-      continue;
-    Env.setStorageLocation(Call, *L);
-    if (!stateOf(Call, Env, C.Types).NonEmpty)
-      W.setState(Call, W.unknownState());
-    return true;
-  }
-  return false;
+  auto Child = [](RecordStorageLocation &R,
+                  const FieldDecl *F) -> StorageLocation * {
+    for (const auto &[D, L] : R.children())
+      if (D == F)
+        return L;
+    return nullptr;
+  };
+  for (unsigned I = 0; Loc && I + 1 < Path.size(); ++I)
+    Loc = dyn_cast_or_null<RecordStorageLocation>(Child(*Loc, Path[I]));
+  StorageLocation *L = Loc ? Child(*Loc, Path.back()) : nullptr;
+  if (!L)
+    return false;
+  Env.setStorageLocation(Call, *L);
+  if (!stateOf(Call, Env, C.Types).NonEmpty)
+    W.setState(Call, W.unknownState());
+  return true;
 }
 
 /// The callee and its arguments' values (or storage), when FD is pure and

@@ -182,14 +182,14 @@ const VarDecl *PolicySummaries::storageReturned(const FunctionDecl &FD) {
   return It->second;
 }
 
-const FieldDecl *PolicySummaries::fieldReturned(const CXXMethodDecl &Method) {
+FieldPath PolicySummaries::fieldReturned(const CXXMethodDecl &Method) {
   const FunctionDecl *Def = nullptr;
   if (Method.isStatic() || !Method.getReturnType()->isLValueReferenceType() ||
       !Types.isNullable(Method.getReturnType()) ||
       (Method.isVirtual() && !Method.hasAttr<FinalAttr>() &&
        !Method.getParent()->hasAttr<FinalAttr>()) ||
       !Method.hasBody(Def) || !Def || Def->isDependentContext())
-    return nullptr;
+    return {};
   // One statement, `return m_cb;`: a getter that also computes or fills
   // the member in (`if (!m_cb) m_cb = dflt;`) changes what it denotes.
   const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
@@ -199,10 +199,22 @@ const FieldDecl *PolicySummaries::fieldReturned(const CXXMethodDecl &Method) {
   const auto *ME = Ret && Ret->getRetValue()
                        ? dyn_cast<MemberExpr>(stripNoise(Ret->getRetValue()))
                        : nullptr;
-  if (!ME || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
-    return nullptr;
-  const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
-  return F && !F->getType()->isReferenceType() ? F : nullptr;
+  // `m_cb`, or a member of member subobjects (`m_data.m_cb`): fields
+  // reached by `.` from a field of `*this`, none of them a reference.
+  FieldPath Path;
+  const Expr *Base = ME;
+  while (const auto *M = dyn_cast_or_null<MemberExpr>(Base)) {
+    const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl());
+    if (!F || F->getType()->isReferenceType() || Path.size() >= 3)
+      return {};
+    Path.insert(Path.begin(), F);
+    Base = M->getBase()->IgnoreParenImpCasts();
+    if (isa<CXXThisExpr>(Base))
+      return Path;
+    if (M->isArrow())
+      return {};
+  }
+  return {};
 }
 
 namespace {

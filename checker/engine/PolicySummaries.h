@@ -45,8 +45,7 @@ public:
   std::optional<AccessorTest>
   accessorTest(const clang::CXXMethodDecl &Method) override;
   const clang::VarDecl *storageReturned(const clang::FunctionDecl &FD) override;
-  const clang::FieldDecl *
-  fieldReturned(const clang::CXXMethodDecl &Method) override;
+  FieldPath fieldReturned(const clang::CXXMethodDecl &Method) override;
   bool isPure(const clang::FunctionDecl &FD) override;
   bool isLoader(const clang::FunctionDecl &FD) override;
   bool isPointerAccessor(const clang::CXXMethodDecl &Method) override;

@@ -224,9 +224,10 @@ TEST(PolicySummariesTest, ConstructorEffectsComeFromTheExitState) {
 }
 
 TEST(PolicySummariesTest, MemberGettersDenoteTheirMember) {
-  // A method whose one statement returns a member by reference denotes it;
-  // a copy, a getter that fills the member in first, another object's
-  // member and a virtual method do not.
+  // A method whose one statement returns a member by reference denotes it,
+  // one of a member subobject too (`data.m`); a copy, a getter that fills
+  // the member in first, another object's member, a member reached through
+  // a pointer and a virtual method do not.
   auto Got = perMethod(
       R"cc(
     #include <functional>
@@ -238,17 +239,28 @@ TEST(PolicySummariesTest, MemberGettersDenoteTheirMember) {
       Cb &lazy() { if (!m) m = [] {}; return m; }
       Cb &other() { return peer->m; }
       virtual Cb &virt() { return m; }
+      const Cb &nested() const { return data.m; }
+      const Cb &through() const { return ptr->m; }
+      const Cb &deeper() const { return box.data.m; }
+      struct Data { Cb m; };
+      struct Box { Data data; };
       Cb m;
       C *peer;
+      Data data;
+      Data *ptr;
+      Box box;
     };
   )cc",
       "C", [](PolicySummaries &Summaries, const CXXMethodDecl &M) {
-        const FieldDecl *F = Summaries.fieldReturned(M);
-        return F ? F->getNameAsString() : std::string();
+        std::string Path;
+        for (const FieldDecl *F : Summaries.fieldReturned(M))
+          Path += (Path.empty() ? "" : ".") + F->getNameAsString();
+        return Path;
       });
   std::map<std::string, std::string> Expected = {
-      {"get", "m"}, {"mut", "m"},  {"copy", ""},
-      {"lazy", ""}, {"other", ""}, {"virt", ""},
+      {"get", "m"},         {"mut", "m"},    {"copy", ""},
+      {"lazy", ""},         {"other", ""},   {"virt", ""},
+      {"nested", "data.m"}, {"through", ""}, {"deeper", "box.data.m"},
   };
   EXPECT_EQ(Got, Expected);
 }
