@@ -54,17 +54,24 @@ public:
                           : nullptr;
       if (!V || !V->isInitCapture() || !InitExpr)
         continue;
-      // What the initializer copies or moves, as an argument would.
-      const auto *DRE = dyn_cast<DeclRefExpr>(passedRead(*InitExpr));
-      if (const auto *From = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr)
-        InitCaptures[InitExpr->IgnoreImplicit()] = From;
+      // What the initializer copies or moves, as an argument would: a
+      // variable, or a field of `*this` (`[old = m_completion]`).
+      const Expr *Read = passedRead(*InitExpr);
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(Read);
+          DRE && isa<VarDecl>(DRE->getDecl()))
+        InitCaptures[InitExpr->IgnoreImplicit()] = Read;
+      if (const auto *ME = dyn_cast<MemberExpr>(Read);
+          ME && isa<FieldDecl>(ME->getMemberDecl()) &&
+          isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+        InitCaptures[InitExpr->IgnoreImplicit()] = Read;
     }
     return true;
   }
 
-  /// Init-capture initializers (past implicit nodes), each with the
-  /// variable it reads.
-  llvm::DenseMap<const Expr *, const VarDecl *> InitCaptures;
+  /// Init-capture initializers (past implicit nodes), each with what it
+  /// reads: a variable (a DeclRefExpr) or a field of `*this` (a
+  /// MemberExpr).
+  llvm::DenseMap<const Expr *, const Expr *> InitCaptures;
 
   /// The lambdas whose holder is used only to call them.
   llvm::DenseMap<const VarDecl *, const LambdaExpr *> onlyCalled() const {
@@ -92,6 +99,19 @@ Emptiness joinCalls(Emptiness A, Emptiness B) {
 
 } // namespace
 
+/// The state of what an init-capture reads (LocalLambdas::InitCaptures).
+static CallableState readStateIn(const Expr &Read, const Environment &Env,
+                                 const CallableTypes &Types) {
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(&Read))
+    return stateOf(*cast<VarDecl>(DRE->getDecl()), Env, Types);
+  const auto *ME = cast<MemberExpr>(&Read);
+  if (const RecordStorageLocation *This = Env.getThisPointeeStorageLocation())
+    for (const auto &[D, L] : This->children())
+      if (D == ME->getMemberDecl() && L)
+        return stateAt(*L, ME->getType(), Env, Types);
+  return {};
+}
+
 void Captures::analyse(const FunctionDecl &Enclosing) {
   if (!Analysed.try_emplace(&Enclosing, true).second)
     return;
@@ -117,7 +137,7 @@ void Captures::analyse(const FunctionDecl &Enclosing) {
         if (const auto *E = dyn_cast<Expr>(S->getStmt()))
           if (auto It = Locals.InitCaptures.find(E->IgnoreImplicit());
               It != Locals.InitCaptures.end()) {
-            CallableState St = stateOf(*It->second, Q.env(), Types);
+            CallableState St = readStateIn(*It->second, Q.env(), Types);
             Emptiness Pre =
                 St.NonEmpty ? judgeState(St, Q) : Emptiness::Unknown;
             auto [PIt, New] = InitStates.try_emplace(It->first, Pre);
@@ -163,6 +183,13 @@ void Captures::analyse(const FunctionDecl &Enclosing) {
     }
 }
 
+ParentMap &Captures::parentsOf(const FunctionDecl &Def) {
+  std::unique_ptr<ParentMap> &PM = Parents[&Def];
+  if (!PM)
+    PM = std::make_unique<ParentMap>(Def.getBody());
+  return *PM;
+}
+
 void Captures::recordCaptures(const LambdaExpr &L, const FunctionDecl &Def,
                               const PathQuery &Q) {
   PerLambda &Vars = States[L.getLambdaClass()];
@@ -185,9 +212,15 @@ void Captures::recordCaptures(const LambdaExpr &L, const FunctionDecl &Def,
     }
     // A reference capture reads the variable when the lambda runs, not when
     // it is made (`f = [&f] { f(); };` calls what f holds by then): unknown
-    // here, unless the lambda's calls in this function say (analyse).
-    if (C.getCaptureKind() == LCK_ByRef)
+    // here, unless the lambda's calls in this function say (analyse), or the
+    // variable is set here and nothing in the function writes it after its
+    // initialisation (`if (const auto &h = p.handler()) run([&h] { h(x);
+    // });`), so that it holds the same value whenever the lambda runs.
+    if (C.getCaptureKind() == LCK_ByRef &&
+        (CS.State != Emptiness::NonEmpty || !Def.getBody() ||
+         writtenIn(*Def.getBody(), *V, parentsOf(Def))))
       CS.State = Emptiness::Unknown;
+    CS.ByRef = C.getCaptureKind() == LCK_ByRef;
     CS.Loc = C.isImplicit() ? L.getBeginLoc() : C.getLocation();
     CS.Init = InitExpr;
     CS.Enclosing = &Def;

@@ -19,7 +19,9 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
 #include "llvm/ADT/DenseMap.h"
+#include <memory>
 #include <optional>
 
 namespace wrapguard {
@@ -36,6 +38,8 @@ struct CaptureState {
   /// The expression that initialises the capture, in Enclosing's body.
   const clang::Expr *Init = nullptr;
   const clang::FunctionDecl *Enclosing = nullptr;
+  /// Captured by reference: read when the lambda runs, not where it is made.
+  bool ByRef = false;
 };
 
 class Captures {
@@ -65,6 +69,11 @@ private:
   /// While one function is analysed: per init-capture initializer, its
   /// source's state before it.
   llvm::DenseMap<const clang::Expr *, Emptiness> InitStates;
+  /// The parent map of each enclosing function's body, made when a
+  /// reference capture asks whether the function writes the variable.
+  clang::ParentMap &parentsOf(const clang::FunctionDecl &Def);
+  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<clang::ParentMap>>
+      Parents;
 };
 
 } // namespace wrapguard

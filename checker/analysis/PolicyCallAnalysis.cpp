@@ -509,36 +509,6 @@ static bool mayRepoint(const Stmt &Body, const FieldDecl &Via,
   });
 }
 
-/// Whether Use, a reference to a field or variable, is only read where it
-/// stands: converted to an rvalue, copied, compared, or the object of a
-/// const method (a call through it, its `operator bool`).
-static bool onlyRead(const Expr &Use, ParentMap &Parents) {
-  const Stmt *Child = &Use;
-  const Stmt *P = Parents.getParent(Child);
-  while (P && isa<ParenExpr>(P)) {
-    Child = P;
-    P = Parents.getParent(P);
-  }
-  if (const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(P))
-    return Cast->getCastKind() == CK_LValueToRValue ||
-           Cast->getCastKind() == CK_NoOp;
-  if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(P))
-    return CE->getConstructor() && CE->getConstructor()->isCopyConstructor();
-  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(P))
-    return BO->isComparisonOp();
-  if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(P)) {
-    if (Op->isComparisonOp())
-      return true;
-    const auto *M = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
-    return M && M->isConst() && Op->getNumArgs() && Op->getArg(0) == Child;
-  }
-  if (const auto *ME = dyn_cast_or_null<MemberExpr>(P)) {
-    const auto *M = dyn_cast<CXXMethodDecl>(ME->getMemberDecl());
-    return M && M->isConst();
-  }
-  return false;
-}
-
 /// Whether Body uses Storage (a field of any object, or a variable) before
 /// At, in source order, other than to read it (onlyRead): what may write it.
 static bool usedBefore(const Stmt &Body, const ValueDecl &Storage,
@@ -767,7 +737,9 @@ bool PolicyCallAnalyzer::Impl::defer(const PolicyCallVerdict &V,
     F.OriginLoc = Call->getBeginLoc();
   if (Cap) {
     F.OriginLoc = Cap->Loc;
-    F.Notes.push_back({Cap->Loc, capturedHereNote(Name, /*Always=*/false)});
+    F.Notes.push_back(
+        {Cap->Loc, Cap->ByRef ? capturedByReferenceNote(Name)
+                              : capturedHereNote(Name, /*Always=*/false)});
   }
   return true;
 }

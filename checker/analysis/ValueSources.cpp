@@ -334,6 +334,44 @@ bool movedBySiblingArgument(const Expr &Arg,
   });
 }
 
+bool onlyRead(const Expr &Use, ParentMap &Parents) {
+  const Stmt *Child = &Use;
+  const Stmt *P = Parents.getParent(Child);
+  while (P && isa<ParenExpr>(P)) {
+    Child = P;
+    P = Parents.getParent(P);
+  }
+  if (const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(P))
+    return Cast->getCastKind() == CK_LValueToRValue ||
+           Cast->getCastKind() == CK_NoOp;
+  if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(P))
+    return CE->getConstructor() && CE->getConstructor()->isCopyConstructor();
+  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(P))
+    return BO->isComparisonOp();
+  if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(P)) {
+    if (Op->isComparisonOp())
+      return true;
+    const auto *M = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
+    return M && M->isConst() && Op->getNumArgs() && Op->getArg(0) == Child;
+  }
+  if (const auto *ME = dyn_cast_or_null<MemberExpr>(P)) {
+    const auto *M = dyn_cast<CXXMethodDecl>(ME->getMemberDecl());
+    return M && M->isConst();
+  }
+  return false;
+}
+
+bool writtenIn(const Stmt &Body, const VarDecl &V, ParentMap &Parents) {
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(&Body);
+      DRE && DRE->getDecl() == &V &&
+      !isa_and_nonnull<LambdaExpr>(Parents.getParent(DRE)) &&
+      !onlyRead(*DRE, Parents))
+    return true;
+  return llvm::any_of(Body.children(), [&](const Stmt *Child) {
+    return Child && writtenIn(*Child, V, Parents);
+  });
+}
+
 /// The state of a value that is one of A or B.
 static ValueState joinStates(const ValueState &A, const ValueState &B) {
   for (ValueState::Kind K :

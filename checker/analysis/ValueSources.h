@@ -17,6 +17,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ParentMap.h"
 #include <string>
 #include <vector>
 
@@ -48,6 +49,17 @@ SourceSet sourcesOf(const clang::Expr &E, const clang::FunctionDecl &Owner,
 /// What an argument reads, past the copy or move that passes it by value
 /// (`run(f)`, `run(std::move(f))`: `f`).
 const clang::Expr *passedRead(const clang::Expr &Arg);
+
+/// Whether Use, a reference to a field or variable, is only read where it
+/// stands: converted to an rvalue, copied, compared, or the object of a
+/// const method (a call through it, its `operator bool`).
+bool onlyRead(const clang::Expr &Use, clang::ParentMap &Parents);
+
+/// Whether Body (Parents is its map) has a use of V that may write it: one
+/// not only read (onlyRead), other than a lambda's capture of it. Uses in a
+/// lambda's body count.
+bool writtenIn(const clang::Stmt &Body, const clang::VarDecl &V,
+               clang::ParentMap &Parents);
 
 /// Whether another of a call's arguments Args moves from the variable that
 /// Arg (one of them) reads, while the arguments are evaluated: `run(cb,

@@ -226,6 +226,13 @@ std::string assignedFromNote(StringRef Field, StringRef Source,
       .str();
 }
 
+std::string capturedByReferenceNote(StringRef Name) {
+  return formatv("'{0}' is captured here by reference, and may be empty when "
+                 "the lambda runs",
+                 Name)
+      .str();
+}
+
 std::string capturedHereNote(StringRef Name, bool Always) {
   return formatv("'{0}' is captured here, where it {1}", Name,
                  Always ? "is empty" : "may be empty")

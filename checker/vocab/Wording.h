@@ -171,6 +171,10 @@ std::string assignedFromNote(llvm::StringRef Field, llvm::StringRef Source,
 // Notes the analysis attaches to calls through captures and named methods.
 //===----------------------------------------------------------------------===//
 
+/// "'NAME' is captured here by reference, and may be empty when the lambda
+/// runs": what the lambda reads is the variable's value then, which the
+/// evidence that follows is about.
+std::string capturedByReferenceNote(llvm::StringRef Name);
 /// "'NAME' is captured here, where it may be empty" (or "where it is
 /// empty").
 std::string capturedHereNote(llvm::StringRef Name, bool Always);

@@ -25,7 +25,7 @@ std::function<int(int)> by_reference(int mode) {
   Fn step = select_step(mode);
   auto call = [&step](int x) { return step(x); };
   // CHECK-NOTES: :[[@LINE-1]]:39: warning: call through possibly empty callable 'step' [wrapguard-unchecked-policy-call]
-  // CHECK-NOTES: :[[@LINE-2]]:17: note: 'step' is captured here, where it may be empty
+  // CHECK-NOTES: :[[@LINE-2]]:17: note: 'step' is captured here by reference, and may be empty when the lambda runs
   // CHECK-NOTES: :[[@LINE-3]]:17: note: 'step' comes from 'select_step', which returns an empty callable on some path ({{.*}}.cpp:13)
   return call;
 }
