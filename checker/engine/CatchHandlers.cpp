@@ -28,11 +28,11 @@ void indexTries(const Stmt *S, const CXXTryStmt *Within,
     InTry[S] = Within;
   if (const auto *T = dyn_cast<CXXTryStmt>(S)) {
     indexTries(T->getTryBlock(), T, InTry);
-    // A handler's code is not in the try block: a throw there leaves for
+    // A handler's code is not in the try block. A throw there leaves for
     // the enclosing try statement, whose handlers this approximation does
-    // not reach.
+    // not reach from it; try statements inside the handler are indexed.
     for (unsigned I = 0; I < T->getNumHandlers(); ++I)
-      indexTries(T->getHandler(I)->getHandlerBlock(), Within, InTry);
+      indexTries(T->getHandler(I)->getHandlerBlock(), nullptr, InTry);
     return;
   }
   // A DeclStmt's children are its variables' initialisers: a local class's
@@ -90,7 +90,9 @@ void CatchHandlers::noteState(const CFGElement &Elt, const Environment &Env,
   if (New)
     Pending.push_back(Entry{It->second, std::nullopt, PathLattice(), 0});
   Entry &E = Pending[At->second];
-  if (E.Points >= MaxPoints)
+  // A try block lies in one analysed region, which is over before its
+  // entry is handed out; nothing adds to an entry after that.
+  if (At->second < Next || E.Points >= MaxPoints)
     return;
   ++E.Points;
   if (!E.Env) {

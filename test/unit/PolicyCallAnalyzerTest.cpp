@@ -248,6 +248,14 @@ TEST(PolicyCallAnalyzerTest, HandlersStartWhereTheirTryBlockMayThrow) {
       }
       return x;
     }
+    int inside_a_try_block(int x) {
+      IntFn f;
+      try {
+        try { work(); } catch (...) { return f(x); } // [[always]]
+        work();
+      } catch (...) { return f(x); } // [[always]]
+      return x;
+    }
   )cc");
 }
 
