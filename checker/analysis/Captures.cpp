@@ -105,11 +105,10 @@ static CallableState readStateIn(const Expr &Read, const Environment &Env,
   if (const auto *DRE = dyn_cast<DeclRefExpr>(&Read))
     return stateOf(*cast<VarDecl>(DRE->getDecl()), Env, Types);
   const auto *ME = cast<MemberExpr>(&Read);
-  if (const RecordStorageLocation *This = Env.getThisPointeeStorageLocation())
-    for (const auto &[D, L] : This->children())
-      if (D == ME->getMemberDecl() && L)
-        return stateAt(*L, ME->getType(), Env, Types);
-  return {};
+  const RecordStorageLocation *This = Env.getThisPointeeStorageLocation();
+  StorageLocation *L =
+      This ? modelledChild(*This, *ME->getMemberDecl()) : nullptr;
+  return L ? stateAt(*L, ME->getType(), Env, Types) : CallableState();
 }
 
 void Captures::analyse(const FunctionDecl &Enclosing) {

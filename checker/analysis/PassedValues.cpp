@@ -173,12 +173,10 @@ PassedValues::Reads PassedValues::analyse(const FunctionDecl &Owner,
           RecordStorageLocation *Obj = objectOf(*ME->getBase(), Q.env());
           if (!Obj)
             return;
-          for (const auto &[D, L] : Obj->children())
-            if (D == F && L)
-              if (Emptiness E =
-                      Judge(stateAt(*L, F->getType(), Q.env(), Types));
-                  proven(E))
-                R.Values[ME] = E;
+          if (StorageLocation *L = modelledChild(*Obj, *F))
+            if (Emptiness E = Judge(stateAt(*L, F->getType(), Q.env(), Types));
+                proven(E))
+              R.Values[ME] = E;
           return;
         }
         // The object of a method call that is none of the reads above: what

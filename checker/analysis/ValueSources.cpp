@@ -285,13 +285,19 @@ static bool isFieldOfParameter(const Expr &E) {
   return DRE && isa<ParmVarDecl>(DRE->getDecl());
 }
 
-const Expr *passedRead(const Expr &Arg) {
-  // Passed by value: the copy or move of the local.
-  const Expr *Passed = stripNoise(&Arg);
-  if (const auto *CE = dyn_cast<CXXConstructExpr>(Passed);
-      CE && CE->getNumArgs() == 1 &&
+/// E past its noise and the copy or move construction that passes it by
+/// value (`run(f)`: `f`; `run(std::move(f))`: `std::move(f)`).
+static const Expr *pastCopy(const Expr &E) {
+  const Expr *Read = stripNoise(&E);
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(Read);
+      CE && CE->getNumArgs() == 1 && CE->getConstructor() &&
       CE->getConstructor()->isCopyOrMoveConstructor())
-    Passed = stripNoise(CE->getArg(0));
+    Read = stripNoise(CE->getArg(0));
+  return Read;
+}
+
+const Expr *passedRead(const Expr &Arg) {
+  const Expr *Passed = pastCopy(Arg);
   if (const Expr *Moved = movedFromObject(Passed))
     Passed = stripNoise(Moved);
   return Passed;
@@ -318,11 +324,7 @@ static bool movesFrom(const Stmt *E, const ValueDecl &V) {
 
 bool movedBySiblingArgument(const Expr &Arg,
                             llvm::ArrayRef<const Expr *> Args) {
-  const Expr *Read = stripNoise(&Arg);
-  if (const auto *CE = dyn_cast<CXXConstructExpr>(Read);
-      CE && CE->getNumArgs() == 1 && CE->getConstructor() &&
-      CE->getConstructor()->isCopyOrMoveConstructor())
-    Read = stripNoise(CE->getArg(0));
+  const Expr *Read = pastCopy(Arg);
   if (movedFromObject(Read))
     return false; // Arg moves it itself.
   const auto *DRE = dyn_cast<DeclRefExpr>(Read);
@@ -465,11 +467,7 @@ static ValueState valueStateAt(const Expr &E, const FunctionDecl *Owner,
   // `f ? std::move(f) : dflt`: each arm where it is read, so that the test
   // in the condition proves its arm set (the flow analysis below), and the
   // join of the two.
-  const Expr *Read = stripNoise(&E);
-  if (const auto *CE = dyn_cast<CXXConstructExpr>(Read);
-      CE && CE->getNumArgs() == 1 && CE->getConstructor() &&
-      CE->getConstructor()->isCopyOrMoveConstructor())
-    Read = stripNoise(CE->getArg(0));
+  const Expr *Read = pastCopy(E);
   if (const auto *CO = dyn_cast<ConditionalOperator>(Read))
     return joinStates(valueStateAt(*CO->getTrueExpr(), Owner, Ctx, Types,
                                    Indexes, Flow, Hops + 1),

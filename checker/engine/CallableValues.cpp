@@ -85,6 +85,14 @@ CallableState stateOf(const Expr &E, const Environment &Env,
   return {};
 }
 
+StorageLocation *modelledChild(const RecordStorageLocation &Obj,
+                               const ValueDecl &F) {
+  for (const auto &[D, L] : Obj.children())
+    if (D == &F)
+      return L;
+  return nullptr;
+}
+
 CallableState stateAt(const StorageLocation &L, QualType T,
                       const Environment &Env, const CallableTypes &Types) {
   CallableKind K = Types.classify(T);

@@ -55,6 +55,13 @@ pointerValue(const clang::Expr &E, const clang::dataflow::Environment &Env);
 clang::dataflow::RecordStorageLocation *
 objectOf(const clang::Expr &Object, const clang::dataflow::Environment &Env);
 
+/// The location of field F in Obj, when the analysis models it (only the
+/// fields a function uses, or whose class's methods it calls, are:
+/// children() holds them, and getChild() requires F to be one); else null.
+clang::dataflow::StorageLocation *
+modelledChild(const clang::dataflow::RecordStorageLocation &Obj,
+              const clang::ValueDecl &F);
+
 /// Whether L has the model's synthetic fields (it is a nullable record).
 bool hasStateFields(const clang::dataflow::RecordStorageLocation &L);
 

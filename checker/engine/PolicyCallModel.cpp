@@ -269,19 +269,19 @@ static void modelFieldsOfCalledClasses(const FunctionDecl &FD,
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
     if (!S || Classes.size() >= MaxClasses)
       return;
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S))
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {
       if (const CXXMethodDecl *MD = MC->getMethodDecl();
           MD && Paths.size() < MaxClasses)
         if (FieldPath P = Oracle.fieldReturned(*MD); P.size() > 1)
           Paths.push_back({MD->getParent(), std::move(P)});
-    // The project's classes: a library's callable (std::function's own
-    // function pointers) is modelled by its state, not by its fields.
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S))
+      // The project's classes: a library's callable (std::function's own
+      // function pointers) is modelled by its state, not by its fields.
       if (const CXXRecordDecl *RD = MC->getRecordDecl())
         if (RD->hasDefinition() && !RD->isDependentContext() &&
             !Ctx.getSourceManager().isInSystemHeader(RD->getLocation()) &&
             Types.classify(Ctx.getRecordType(RD)) == CallableKind::None)
           Classes.insert(RD->getDefinition());
+    }
     for (const Stmt *Child : S->children())
       Walk(Child);
   };

@@ -865,8 +865,6 @@ void Transfer::copyOrMoveConstruct(const CXXConstructExpr &CE,
     W.markMovedFrom(Arg0, CE.getConstructor());
 }
 
-/// std::vector, std::deque and std::array: `v[i]` is the same element for
-/// the same container and index until the container changes.
 /// Whether M is the non-const half of an accessor pair: it returns `T &`,
 /// and its class declares a const method of the same name and parameters
 /// that returns `const T &` (`NodeConfig &config();` beside `const
@@ -899,6 +897,8 @@ static bool accessorPairHalf(const CXXMethodDecl &M) {
   return false;
 }
 
+/// std::vector, std::deque and std::array: `v[i]` is the same element for
+/// the same container and index until the container changes.
 static bool isStdSequence(QualType T) {
   StringRef N = stdRecordName(T);
   return N == "vector" || N == "deque" || N == "array";
@@ -1283,18 +1283,10 @@ bool Transfer::memberGetter(const CallExpr &Call, const FunctionDecl &FD) {
   FieldPath Path = MC && MD ? C.Oracle.fieldReturned(*MD) : FieldPath();
   const Expr *Obj = !Path.empty() ? MC->getImplicitObjectArgument() : nullptr;
   RecordStorageLocation *Loc = Obj ? objectOf(*Obj, Env) : nullptr;
-  // children(), not getChild(): only the fields the function uses, or
-  // whose class's methods it calls, are modelled.
-  auto Child = [](RecordStorageLocation &R,
-                  const FieldDecl *F) -> StorageLocation * {
-    for (const auto &[D, L] : R.children())
-      if (D == F)
-        return L;
-    return nullptr;
-  };
   for (unsigned I = 0; Loc && I + 1 < Path.size(); ++I)
-    Loc = dyn_cast_or_null<RecordStorageLocation>(Child(*Loc, Path[I]));
-  StorageLocation *L = Loc ? Child(*Loc, Path.back()) : nullptr;
+    Loc =
+        dyn_cast_or_null<RecordStorageLocation>(modelledChild(*Loc, *Path[I]));
+  StorageLocation *L = Loc ? modelledChild(*Loc, *Path.back()) : nullptr;
   if (!L)
     return false;
   Env.setStorageLocation(Call, *L);
@@ -1409,16 +1401,13 @@ void Transfer::applyMethodEffect(RecordStorageLocation &Obj,
                                  llvm::ArrayRef<const Expr *> Args,
                                  const MethodEffect &Effect) {
   auto Write = [&](const FieldDecl &F, Bools B) {
-    // children(), not getChild(): only the fields the function uses are
-    // modelled.
-    for (const auto &[D, L] : Obj.children()) {
-      if (D != &F || !L)
-        continue;
-      if (auto *RL = dyn_cast<RecordStorageLocation>(L))
-        W.setRecordState(*RL, B);
-      else
-        Env.setValue(*L, W.makePointer(F.getType(), B));
-    }
+    StorageLocation *L = modelledChild(Obj, F);
+    if (!L)
+      return;
+    if (auto *RL = dyn_cast<RecordStorageLocation>(L))
+      W.setRecordState(*RL, B);
+    else
+      Env.setValue(*L, W.makePointer(F.getType(), B));
   };
   for (const FieldDecl *F : Effect.Set)
     Write(*F, W.nonEmptyState());
