@@ -61,6 +61,29 @@ private:
   }
   void add(const VarDecl *V, BodyIndex::Event E) { Out[V].Events.push_back(E); }
 
+  /// Whether parameter I of FD, a library function template, is a
+  /// forwarding reference (`Args &&...args` of `emplace_back`,
+  /// `std::make_pair`): an lvalue bound there is copied from, not assigned.
+  static bool libraryForwards(const FunctionDecl &FD, unsigned I) {
+    const FunctionDecl *Pattern = FD.getTemplateInstantiationPattern();
+    const auto *MD = dyn_cast<CXXMethodDecl>(&FD);
+    bool Library =
+        FD.isInStdNamespace() || (MD && MD->getParent()->isInStdNamespace());
+    if (!Pattern || !Library)
+      return false;
+    const ParmVarDecl *Q = nullptr;
+    for (unsigned J = 0; J < Pattern->getNumParams() && !Q; ++J)
+      if (J == I || Pattern->getParamDecl(J)->isParameterPack())
+        Q = Pattern->getParamDecl(J);
+    if (!Q)
+      return false;
+    QualType T = Q->getType();
+    if (const auto *PE = T->getAs<PackExpansionType>())
+      T = PE->getPattern();
+    const auto *RR = T->getAs<RValueReferenceType>();
+    return RR && RR->getPointeeType()->getAs<TemplateTypeParmType>();
+  }
+
   /// Arguments passed by non-const reference: the callee may assign them.
   void noteEscapes(const CallExpr &C) {
     const FunctionDecl *FD = C.getDirectCallee();
@@ -79,7 +102,8 @@ private:
         continue;
       }
       QualType T = FD->getParamDecl(P)->getType();
-      if (T->isLValueReferenceType() && !T->getPointeeType().isConstQualified())
+      if (T->isLValueReferenceType() &&
+          !T->getPointeeType().isConstQualified() && !libraryForwards(*FD, P))
         Out[V].Escapes = true;
     }
   }

@@ -3,6 +3,7 @@
 #include "FactsCollector.h"
 #include "BeliefTests.h"
 #include "CallableSyntax.h"
+#include "ContainerElements.h"
 #include "ExitsElsewhere.h"
 #include "FlagParameters.h"
 #include "Guards.h"
@@ -186,6 +187,7 @@ public:
     if (writesDyingObject(BO->getLHS()))
       return true; // Neither an emptying nor a setting: nothing reads it.
     if (BO->getOpcode() == BO_Assign) {
+      noteElementStores(*BO);
       noteAssigned(fieldOf(BO->getLHS()), BO->getRHS(), BO->getBeginLoc());
       noteGlobalAssigned(BO->getLHS(), *BO->getRHS(), BO->getBeginLoc());
     } else if (BO->isCompoundAssignmentOp())
@@ -202,6 +204,7 @@ public:
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
     if (OC->getOperator() != OO_Equal || OC->getNumArgs() != 2)
       return true;
+    noteElementStores(*OC);
     if (!writesDyingObject(OC->getArg(0))) {
       noteAssigned(fieldOf(OC->getArg(0)), OC->getArg(1), OC->getBeginLoc());
       noteGlobalAssigned(OC->getArg(0), *OC->getArg(1), OC->getBeginLoc());
@@ -277,6 +280,7 @@ public:
 
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
     noteObjectPassed(*MC);
+    noteElementStores(*MC);
     const CXXMethodDecl *M = MC->getMethodDecl();
     if (M && M->getIdentifier() && M->getName() == "reset" &&
         MC->getNumArgs() == 0 &&
@@ -383,6 +387,29 @@ private:
     llvm::sort(Out);
     Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
     return Out;
+  }
+
+  /// What a write into the elements of a container field or global stores
+  /// there (ContainerElements.h), judged as an argument is.
+  void noteElementStores(const Expr &E) {
+    if (!Owner || !Owner->getBody())
+      return;
+    for (const StoredPart &P :
+         storedParts(E, *Owner, C.Indexes.of(*Owner), C.Types)) {
+      std::optional<std::string> Key = elementKey(P.Part);
+      if (!Key)
+        continue;
+      SourceFacts &S =
+          C.Out.get(*Key, SourceKind::Element, elementName(P.Part));
+      ValueState V = ValueState::of(ValueState::Unknown);
+      if (P.From) {
+        if (std::optional<std::string> From = elementKey(*P.From))
+          V = ValueState{ValueState::From, {*From}};
+      } else if (P.Value) {
+        V = valueStateOf(*P.Value, Owner, C.Ctx, C.Types, C.Indexes, &C.Passed);
+      }
+      S.Args.add(V, here(E.getBeginLoc()));
+    }
   }
 
   /// What a call passes to each callable parameter of Callee (a function, a

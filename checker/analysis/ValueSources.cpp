@@ -2,7 +2,9 @@
 
 #include "ValueSources.h"
 #include "CallableSyntax.h"
+#include "ContainerElements.h"
 #include "Guards.h"
+#include "HandleConstructors.h"
 #include "PassedValues.h"
 #include "SourceKeys.h"
 #include "StripNoise.h"
@@ -36,6 +38,10 @@ public:
     }
     if (isa<LambdaExpr>(E))
       return; // Non-empty, and the model knows it.
+    // An element of a container the project keeps in a field or a global:
+    // its writes decide.
+    if (std::optional<ElementRef> R = elementRead(*E, Owner, Index, Types))
+      return add(elementKey(*R), SourceKind::Element, elementName(*R));
     if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
       // A copy, move or conversion from another nullable callable carries
       // its sources; from anything else (a lambda, a function), it is set.
@@ -399,10 +405,11 @@ static bool within(const Stmt &S, const Stmt &Root) {
   });
 }
 
-/// Whether the function returns or throws after S, before control can
-/// reach Read: S is part of a `return` or `throw` that does not hold Read,
-/// or a block that holds S and not Read has one after S's statement. A
-/// `break` or `continue` may still reach it.
+/// Whether control cannot come from S to Read: the function returns or
+/// throws after S first (S is part of a `return` or `throw` that does not
+/// hold Read, or a block that holds S and not Read has one after S's
+/// statement), or S and Read are in the two branches of one `if` or `?:`.
+/// A `break` or `continue` may still reach it.
 static bool leavesBefore(const Stmt &S, const Stmt &Read, ParentMap &PM) {
   auto Leaves = [](const Stmt *X) {
     if (isa<ReturnStmt>(X))
@@ -411,8 +418,8 @@ static bool leavesBefore(const Stmt &S, const Stmt &Read, ParentMap &PM) {
     return E && isa<CXXThrowExpr>(E->IgnoreImplicit());
   };
   const Stmt *Cur = &S;
-  for (const Stmt *P = PM.getParent(Cur); P && !within(Read, *P);
-       Cur = P, P = PM.getParent(P)) {
+  const Stmt *P = PM.getParent(Cur);
+  for (; P && !within(Read, *P); Cur = P, P = PM.getParent(P)) {
     if (Leaves(P))
       return true;
     if (const auto *CS = dyn_cast<CompoundStmt>(P)) {
@@ -423,6 +430,15 @@ static bool leavesBefore(const Stmt &S, const Stmt &Read, ParentMap &PM) {
         return true;
     }
   }
+  // P holds both: `if (a) run(std::move(f)); else keep(f);`.
+  auto Other = [&](const Stmt *A, const Stmt *B) {
+    return (Cur == A && B && within(Read, *B)) ||
+           (Cur == B && A && within(Read, *A));
+  };
+  if (const auto *If = dyn_cast_or_null<IfStmt>(P))
+    return Other(If->getThen(), If->getElse());
+  if (const auto *CO = dyn_cast_or_null<ConditionalOperator>(P))
+    return Other(CO->getTrueExpr(), CO->getFalseExpr());
   return false;
 }
 
@@ -504,6 +520,22 @@ static ValueState valueStateAt(const Expr &E, const FunctionDecl *Owner,
         V && V->getDeclContext() == Owner &&
         Flow->at(*Owner, *DRE) == Emptiness::NonEmpty)
       return ValueState::of(ValueState::Set);
+  // A parameter moved from before the read (`if (rw) read =
+  // std::move(cb); if (w) write = std::move(cb);`, or a self-move `cb =
+  // std::move(cb);`, which leaves a library callable in an unspecified
+  // state: libc++'s std::function is empty) passes the moved-from value;
+  // its other values are its callers' and its assignments' (below).
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Passed))
+    if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl());
+        P && P->getDeclContext() == Owner &&
+        P->getType().getNonReferenceType()->isRecordType() &&
+        !moveLeavesSource(P->getType().getNonReferenceType()))
+      if (std::optional<BodyIndex::Event> Last =
+              Indexes.of(*Owner).latestBefore(
+                  *P, SM.getExpansionLoc(E.getBeginLoc()), SM);
+          Last && Last->What == BodyIndex::Event::MovedFrom && Last->Move &&
+          !leavesBefore(*Last->Move, *Passed, Indexes.of(*Owner).parents()))
+        return ValueState::of(ValueState::Empty);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(Passed))
     if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
         V && V->isLocalVarDecl() && V->getDeclContext() == Owner)

@@ -52,6 +52,8 @@ StringRef toString(SourceKind K) {
     return "class";
   case SourceKind::Global:
     return "global";
+  case SourceKind::Element:
+    return "element";
   }
   return "function";
 }
@@ -59,7 +61,7 @@ StringRef toString(SourceKind K) {
 static std::optional<SourceKind> parseSourceKind(StringRef S) {
   for (SourceKind K :
        {SourceKind::Function, SourceKind::Field, SourceKind::Parameter,
-        SourceKind::Class, SourceKind::Global})
+        SourceKind::Class, SourceKind::Global, SourceKind::Element})
     if (toString(K) == S)
       return K;
   return std::nullopt;

@@ -66,6 +66,9 @@ enum class SourceKind {
   Parameter, ///< `p:<USR of the function>#<index>`: what callers pass.
   Class,     ///< `c:<USR>`: how the project constructs a class.
   Global,    ///< `g:<USR>`: what a global variable or static member holds.
+  /// `e:<USR of a container field or global>#<part>`: what the project
+  /// stores in the container's elements (ContainerElements.h).
+  Element,
 };
 llvm::StringRef toString(SourceKind K);
 
@@ -285,7 +288,8 @@ struct SourceFacts {
   FactLoc ChangedAt;
 
   // Parameters: what the calls pass, and the parameters of the methods the
-  // function overrides (whose calls dispatch here too).
+  // function overrides (whose calls dispatch here too). Elements: what the
+  // writes store, counted the same way.
   ArgFacts Args;
   std::vector<std::string> Overrides;
   /// A parameter that points or refers to an object with callable fields:
@@ -328,7 +332,7 @@ public:
   static llvm::Expected<ProjectFacts> readFile(llvm::StringRef Path);
   llvm::Error writeFile(llvm::StringRef Path) const;
 
-  static constexpr unsigned FormatVersion = 3;
+  static constexpr unsigned FormatVersion = 4;
 
   /// TUs of the project whose facts are missing: they did not parse, or
   /// their scan crashed. Evidence that rests on something being absent from

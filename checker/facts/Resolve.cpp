@@ -79,6 +79,9 @@ public:
       // decides nothing by itself, since a registration may come first.
       E = judgeEmpties(*S, Why, Depth);
       break;
+    case SourceKind::Element:
+      E = judgeElement(*S, Why, Depth);
+      break;
     case SourceKind::Class:
       break;
     }
@@ -654,6 +657,36 @@ private:
     if (AllSet && !Args.Unknown)
       return Emptiness::NonEmpty;
     return belief(P, Why);
+  }
+
+  /// A part of a container's elements: what the project's writes store
+  /// there, as for a parameter what the calls pass.
+  Emptiness judgeElement(const SourceFacts &S, std::vector<Evidence> &Why,
+                         unsigned Depth) {
+    const ArgFacts &Stores = S.Args;
+    if (Stores.EmptyAt.valid()) {
+      Why.push_back({storedEmptyNote(S.Name, Stores.EmptyAt.Function,
+                                     Stores.EmptyAt.shortText()),
+                     Stores.EmptyAt});
+      return Emptiness::MayBeEmpty;
+    }
+    bool AllSet = Stores.Set || !Stores.From.empty();
+    for (const auto &[Key, At] : Stores.From) {
+      std::vector<Evidence> Inner;
+      Emptiness E = judge(Key, S.Name, Inner, Depth + 1);
+      if (mayBeEmpty(E)) {
+        const SourceFacts *Src = Facts.find(Key);
+        Why.push_back({storedFromNote(S.Name, Src ? Src->Name : Key,
+                                      At.Function, At.shortText()),
+                       At});
+        append_range(Why, Inner);
+        return Emptiness::MayBeEmpty;
+      }
+      AllSet &= E == Emptiness::NonEmpty;
+    }
+    if (AllSet && !Stores.Unknown)
+      return Emptiness::NonEmpty;
+    return belief(S, Why);
   }
 
   const ProjectFacts &Facts;

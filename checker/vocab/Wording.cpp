@@ -211,6 +211,21 @@ std::string passedObjectEmptyNote(StringRef Param, StringRef Function,
       .str();
 }
 
+std::string storedEmptyNote(StringRef Element, StringRef Function,
+                            StringRef Where) {
+  return formatv("a callable that may be empty is stored in '{0}' in "
+                 "'{1}' ({2})",
+                 Element, Function, Where)
+      .str();
+}
+
+std::string storedFromNote(StringRef Element, StringRef Source,
+                           StringRef Function, StringRef Where) {
+  return formatv("'{0}' is given the value of '{1}' in '{2}' ({3})", Element,
+                 Source, Function, Where)
+      .str();
+}
+
 std::string passedFromNote(StringRef Param, StringRef Function,
                            StringRef Source, StringRef Caller,
                            StringRef Where) {

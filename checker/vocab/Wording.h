@@ -141,6 +141,14 @@ std::string setOnlyAfterConstructionNote(llvm::StringRef Field,
                                          llvm::StringRef Function,
                                          llvm::StringRef Where,
                                          bool InDestructor);
+/// "a callable that may be empty is stored in 'ELEMENT' in 'FUNCTION'
+/// (WHERE)": a write into a container's elements (ContainerElements.h) of
+/// a value empty on some path (nullptr, moved from).
+std::string storedEmptyNote(llvm::StringRef Element, llvm::StringRef Function,
+                            llvm::StringRef Where);
+/// "'ELEMENT' is given the value of 'SOURCE' in 'FUNCTION' (WHERE)".
+std::string storedFromNote(llvm::StringRef Element, llvm::StringRef Source,
+                           llvm::StringRef Function, llvm::StringRef Where);
 /// "'PARAM' of 'FUNCTION' is passed an empty callable in 'CALLER' (WHERE)"
 std::string passedEmptyNote(llvm::StringRef Param, llvm::StringRef Function,
                             llvm::StringRef Caller, llvm::StringRef Where);

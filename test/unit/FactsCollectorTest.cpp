@@ -221,6 +221,95 @@ TEST(FactsGlobals, AGlobalIsASourceLikeAField) {
   EXPECT_EQ(ByName.size(), 4u);
 }
 
+TEST(FactsElements, WritesIntoContainersAreRecordedPerPart) {
+  ProjectFacts F = factsOf(R"cc(
+    #include <functional>
+    #include <map>
+    #include <string>
+    #include <tuple>
+    #include <utility>
+    #include <vector>
+    using Fn = std::function<void(int)>;
+    using Err = std::function<void(int)>;
+    struct Bus {
+      std::map<int, std::pair<int, Fn>> watches;
+      std::map<int, std::tuple<Fn, Err>> pending, live;
+      std::vector<Fn> handlers;
+      std::vector<std::pair<std::string, Fn>> named;
+      void watch(int fd, bool r, bool w, Fn &&cb) {
+        if (r) watches[fd] = std::make_pair(fd, std::move(cb));
+        if (w) watches[fd + 1] = std::pair<int, Fn>(fd, std::move(cb));
+      }
+      void subscribe(int id, Fn l, Err e = nullptr) {
+        l = std::move(l);
+        std::tuple<Fn, Err> t;
+        t = std::make_tuple(l, std::move(e));
+        pending[id] = std::move(t);
+      }
+      void apply() {
+        for (auto it = pending.begin(); it != pending.end(); ++it)
+          live.insert(*it);
+      }
+      void add(const std::string &n) {
+        handlers.push_back([](int) {});
+        named.emplace_back(n, nullptr);
+      }
+      void add_either(bool a, Fn cb) {
+        if (a) handlers.push_back(std::move(cb));
+        else handlers.push_back(std::move(cb));
+      }
+    };
+    void local_only() { std::vector<Fn> v; v.push_back(nullptr); }
+  )cc");
+  std::map<std::string, const SourceFacts *> ByName;
+  std::map<std::string, std::string> KeyOf;
+  for (const auto &[Key, S] : F.sources())
+    if (S.Kind == SourceKind::Element) {
+      EXPECT_EQ(Key.substr(0, 2), "e:") << Key;
+      ByName[S.Name] = &S;
+      KeyOf[S.Name] = Key;
+    }
+  // One entry per callable part, named as messages show it; a local
+  // container is its function's own.
+  EXPECT_EQ(ByName.size(), 7u);
+  // The first move passes the caller's value; the second, after it on a
+  // path, the moved-from one.
+  const SourceFacts *W = ByName["Bus::watches[].second"];
+  ASSERT_TRUE(W);
+  EXPECT_EQ(W->Args.Empty, 1u);
+  EXPECT_EQ(W->Args.EmptyAt.Line, 17u);
+  EXPECT_EQ(W->Args.From.size(), 1u);
+  // A self-move, through a local tuple: the listener part is empty; the
+  // error part is what the callers pass for it.
+  const SourceFacts *L = ByName["std::get<0>(Bus::pending[])"];
+  ASSERT_TRUE(L);
+  EXPECT_EQ(L->Args.Empty, 1u);
+  const SourceFacts *E = ByName["std::get<1>(Bus::pending[])"];
+  ASSERT_TRUE(E);
+  EXPECT_EQ(E->Args.Empty, 0u);
+  ASSERT_EQ(E->Args.From.size(), 1u);
+  EXPECT_EQ(E->Args.From.begin()->first.substr(0, 2), "p:");
+  // Copied from another container's entries, part by part.
+  for (const char *Part : {"0", "1"}) {
+    std::string Name = std::string("std::get<") + Part + ">(Bus::";
+    const SourceFacts *Live = ByName[Name + "live[])"];
+    ASSERT_TRUE(Live) << Part;
+    ASSERT_EQ(Live->Args.From.size(), 1u);
+    EXPECT_EQ(Live->Args.From.begin()->first, KeyOf[Name + "pending[])"]);
+  }
+  // A lambda is set; moves in the two branches of one `if` each pass the
+  // caller's value.
+  const SourceFacts *H = ByName["Bus::handlers[]"];
+  ASSERT_TRUE(H);
+  EXPECT_EQ(H->Args.Set, 1u);
+  EXPECT_EQ(H->Args.Empty, 0u);
+  EXPECT_EQ(H->Args.From.size(), 1u);
+  // Constructed in place from its members.
+  const SourceFacts *N = ByName["Bus::named[].second"];
+  ASSERT_TRUE(N);
+  EXPECT_EQ(N->Args.Empty, 1u);
+}
+
 /// Class name -> its constructions' "CtorName then sets I,J" (SetAfter),
 /// one per construction group.
 std::map<std::string, std::vector<std::string>>

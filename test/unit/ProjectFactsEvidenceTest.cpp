@@ -508,6 +508,47 @@ TEST(EvidenceArguments, AMoveBySiblingArgumentIsNamedAsSuch) {
     llvm::consumeError(Rejected.takeError());
 }
 
+TEST(EvidenceElements, WritesIntoAContainerDecideItsElements) {
+  // What the writes store decides, as for a parameter what the calls pass;
+  // a value copied from another container's elements is judged by that
+  // container's writes, and each note names its own step.
+  ProjectFacts F;
+  SourceFacts &Live =
+      F.get("e:live#0", SourceKind::Element, "std::get<0>(live[])");
+  Live.Args.add(set(), at("/p/a.cpp", 3, "add"));
+  Live.Args.add(from("e:pending#0"), at("/p/a.cpp", 50, "apply"));
+  SourceFacts &Pending =
+      F.get("e:pending#0", SourceKind::Element, "std::get<0>(pending[])");
+  Pending.Args.add(set(), at("/p/a.cpp", 60, "subscribe"));
+  EXPECT_FALSE(resolve(F, call("e:live#0", "std::get<0>(it->second)")).Report);
+  Pending.Args.add(empty(), at("/p/a.cpp", 74, "subscribe"));
+  Resolution R = resolve(F, call("e:live#0", "std::get<0>(it->second)"));
+  ASSERT_TRUE(R.Report);
+  ASSERT_EQ(R.Notes.size(), 2u);
+  EXPECT_EQ(R.Notes[0].Message,
+            "'std::get<0>(live[])' is given the value of "
+            "'std::get<0>(pending[])' in 'apply' (a.cpp:50)");
+  EXPECT_EQ(R.Notes[1].Message,
+            "a callable that may be empty is stored in "
+            "'std::get<0>(pending[])' in 'subscribe' (a.cpp:74)");
+  // A write of unknown value leaves it to a test elsewhere, and with none,
+  // to silence.
+  SourceFacts &Other = F.get("e:other#v", SourceKind::Element, "other[]");
+  Other.Args.add(set(), at("/p/b.cpp", 1, "add"));
+  EXPECT_FALSE(resolve(F, call("e:other#v")).Report);
+  Other.Args.add(ValueState::of(ValueState::Unknown), at("/p/b.cpp", 2, "x"));
+  EXPECT_FALSE(resolve(F, call("e:other#v")).Report);
+  Other.Tested = 1;
+  Other.TestedAt = at("/p/b.cpp", 9, "run");
+  EXPECT_TRUE(resolve(F, call("e:other#v")).Report);
+  // The kind round-trips.
+  auto Back = ProjectFacts::fromJSON(F.toJSON());
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  ASSERT_TRUE(Back->find("e:pending#0"));
+  EXPECT_EQ(Back->find("e:pending#0")->Kind, SourceKind::Element);
+  EXPECT_EQ(Back->find("e:pending#0")->Args.EmptyAt.Line, 74u);
+}
+
 TEST(EvidenceArguments, EveryCallSettingItBeatsATest) {
   ProjectFacts F;
   SourceFacts &P = F.get("p:apply#0", SourceKind::Parameter, "policy");

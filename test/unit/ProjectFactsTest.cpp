@@ -289,7 +289,7 @@ TEST(ProjectFactsJSON, NamesItsFormatAndVersion) {
   ASSERT_NE(O, nullptr);
   EXPECT_EQ(O->getString("format"), llvm::StringRef("wrapguard-facts"));
   EXPECT_EQ(O->getInteger("version"), int64_t(ProjectFacts::FormatVersion));
-  EXPECT_EQ(ProjectFacts::FormatVersion, 3u);
+  EXPECT_EQ(ProjectFacts::FormatVersion, 4u);
 }
 
 TEST(ProjectFactsJSON, LeavesDefaultsOut) {
@@ -322,7 +322,7 @@ TEST(ProjectFactsJSON, RejectsWrongFormatAndVersion) {
   std::string V1 = errorOf(Object{
       {"format", "wrapguard-facts"}, {"version", 1}, {"sources", Object{}}});
   EXPECT_NE(V1.find("version 1"), std::string::npos) << V1;
-  EXPECT_NE(V1.find("reads version 3"), std::string::npos) << V1;
+  EXPECT_NE(V1.find("reads version 4"), std::string::npos) << V1;
   EXPECT_NE(V1.find("wrapguard index"), std::string::npos) << V1;
   std::string NoVersion = errorOf(Object{{"format", "wrapguard-facts"}});
   EXPECT_NE(NoVersion.find("no \"version\""), std::string::npos) << NoVersion;
@@ -330,7 +330,7 @@ TEST(ProjectFactsJSON, RejectsWrongFormatAndVersion) {
                 .find("no \"version\""),
             std::string::npos);
   EXPECT_EQ(errorOf(Object{{"format", "wrapguard-facts"},
-                           {"version", 3},
+                           {"version", int64_t(ProjectFacts::FormatVersion)},
                            {"sources", Object{}}}),
             "");
 }
@@ -339,7 +339,7 @@ TEST(ProjectFactsJSON, RejectsMalformedSources) {
   using llvm::json::Object;
   auto With = [](Object Source) {
     return Object{{"format", "wrapguard-facts"},
-                  {"version", 3},
+                  {"version", int64_t(ProjectFacts::FormatVersion)},
                   {"sources", Object{{"f:x", std::move(Source)}}}};
   };
   EXPECT_NE(errorOf(With(Object{{"kind", "gadget"}})).find("'f:x'"),
@@ -353,12 +353,12 @@ TEST(ProjectFactsJSON, RejectsMalformedSources) {
                 .find("malformed location"),
             std::string::npos);
   EXPECT_NE(errorOf(Object{{"format", "wrapguard-facts"},
-                           {"version", 3},
+                           {"version", int64_t(ProjectFacts::FormatVersion)},
                            {"sources", Object{{"f:x", 3}}}})
                 .find("not an object"),
             std::string::npos);
   EXPECT_NE(errorOf(Object{{"format", "wrapguard-facts"},
-                           {"version", 3},
+                           {"version", int64_t(ProjectFacts::FormatVersion)},
                            {"sources", llvm::json::Array{}}})
                 .find("\"sources\" is not an object"),
             std::string::npos);
@@ -378,7 +378,9 @@ TEST(ProjectFactsJSON, RejectsMalformedSources) {
           .find("constructor of 'f:x' is malformed"),
       std::string::npos);
   // No "sources" at all: no facts, not an error.
-  EXPECT_EQ(errorOf(Object{{"format", "wrapguard-facts"}, {"version", 3}}), "");
+  EXPECT_EQ(errorOf(Object{{"format", "wrapguard-facts"},
+                           {"version", int64_t(ProjectFacts::FormatVersion)}}),
+            "");
 }
 
 TEST(ProjectFactsJSON, FilesRoundTripAndReportErrorsWithThePath) {
