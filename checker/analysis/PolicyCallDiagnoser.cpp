@@ -36,6 +36,22 @@ static const Expr *arrowed(const Expr *E) {
   return nullptr;
 }
 
+/// The type of the object E denotes, before its conversions to a base
+/// (`cb()` of a class whose operator() it inherits): whether calling it
+/// empty can fail is its own class's question, whose overrides of the
+/// base's virtual methods run.
+static QualType objectType(const Expr &E) {
+  const Expr *X = &E;
+  while (const auto *Cast = dyn_cast<ImplicitCastExpr>(X->IgnoreParens())) {
+    if (Cast->getCastKind() != CK_DerivedToBase &&
+        Cast->getCastKind() != CK_UncheckedDerivedToBase &&
+        Cast->getCastKind() != CK_NoOp)
+      break;
+    X = Cast->getSubExpr();
+  }
+  return X->IgnoreParens()->getType();
+}
+
 std::optional<CallSite> matchCallSite(const CallExpr &C,
                                       const CallableTypes &Types) {
   CallSite S;
@@ -46,7 +62,7 @@ std::optional<CallSite> matchCallSite(const CallExpr &C,
                     bool Direct) -> std::optional<CallSite> {
     if (!Callable)
       return std::nullopt;
-    CallableKind K = Types.classify(Callable->getType());
+    CallableKind K = Types.classify(objectType(*Callable));
     if (llvm::find(Kinds, K) == Kinds.end())
       return std::nullopt;
     S.Callable = Callable;

@@ -87,9 +87,10 @@ public:
   accessorTest(const clang::CXXMethodDecl &) {
     return std::nullopt;
   }
-  /// For a function returning a reference to a callable, the static or
-  /// global variable every return of its visible body names: its calls
-  /// denote that storage (`static Cb &get() { static Cb cb; return cb; }`).
+  /// For a function returning a reference to a callable, or to an object
+  /// with callable fields (a singleton's `instance()`), the static or global
+  /// variable every return of its visible body names: its calls denote that
+  /// storage (`static Cb &get() { static Cb cb; return cb; }`).
   virtual const clang::VarDecl *storageReturned(const clang::FunctionDecl &) {
     return nullptr;
   }

@@ -80,10 +80,15 @@ public:
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
     if (OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
       assigned(OC->getArg(0), OC->getArg(1));
+    // `*p`, `p->x`, `p(..)` of a smart pointer or a function wrapper.
+    if ((OC->getOperator() == OO_Star || OC->getOperator() == OO_Arrow ||
+         OC->getOperator() == OO_Call || OC->getOperator() == OO_ArrowStar) &&
+        OC->getNumArgs() > 0)
+      dereferenced(OC->getArg(0));
     // `(*this)(..)` and other operators of the object itself.
     if (const auto *M = dyn_cast_or_null<CXXMethodDecl>(OC->getCalleeDecl());
         M && OC->getNumArgs() > 0 && isThis(OC->getArg(0))) {
-      ownCall(*M);
+      ownCall(*M, /*Qualified=*/false);
       escapes(llvm::ArrayRef(OC->getArgs(), OC->getNumArgs()).drop_front());
       return true;
     }
@@ -96,14 +101,21 @@ public:
     if (const auto *Conv = dyn_cast_or_null<CXXConversionDecl>(M);
         Conv && Conv->getConversionType()->isBooleanType())
       tested(Obj);
-    if (M && Obj && isThis(Obj))
-      ownCall(*M);
+    if (M && Obj && isThis(Obj)) {
+      // `Base::call(..)` names the method it runs; a plain `call(..)` of a
+      // virtual method dispatches on the object's class.
+      const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
+      ownCall(*M, /*Qualified=*/ME && ME->hasQualifier());
+    }
     escapes(llvm::ArrayRef(MC->getArgs(), MC->getNumArgs()));
     return true;
   }
   bool VisitCallExpr(CallExpr *C) {
     if (const FunctionDecl *FD = C->getDirectCallee(); FD && FD->isNoReturn())
       Unfollowed = true;
+    // A call through a function pointer field.
+    if (!C->getDirectCallee() && !isa<CXXMemberCallExpr>(C))
+      dereferenced(C->getCallee());
     if (!isa<CXXOperatorCallExpr, CXXMemberCallExpr>(C))
       escapes(llvm::ArrayRef(C->getArgs(), C->getNumArgs()));
     return true;
@@ -118,12 +130,20 @@ public:
   }
   bool VisitMemberExpr(MemberExpr *ME) {
     if (const FieldDecl *F = watched(ME); F && !Handled.count(ME))
-      Used.insert(F);
+      used(*F, ME);
+    // `p->x` dereferences p.
+    if (ME->isArrow())
+      dereferenced(ME->getBase());
     return true;
   }
   bool VisitDeclRefExpr(DeclRefExpr *DRE) {
     if (const FieldDecl *F = watched(DRE); F && !Handled.count(DRE))
-      Used.insert(F);
+      used(*F, DRE);
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    if (UO->getOpcode() == UO_Deref)
+      dereferenced(UO->getSubExpr());
     return true;
   }
 
@@ -133,7 +153,9 @@ public:
                         [&](const FieldDecl *F) { return !Tested.count(F); });
   }
 
-  llvm::SmallVector<const CXXMethodDecl *, 4> OwnCalls;
+  /// The object's own methods called, each with whether the call names
+  /// its class (`Base::call(..)`), which runs that very method.
+  llvm::SmallVector<std::pair<const CXXMethodDecl *, bool>, 4> OwnCalls;
   /// Something was met that this reading does not follow: a throw, a call
   /// that never returns, the object handed to another function.
   bool Unfollowed = false;
@@ -175,6 +197,20 @@ private:
         return E;
     }
   }
+  /// A use of F at E. A witness counts wherever it is used; another
+  /// pointer-like field only where it is dereferenced or called
+  /// (`stored.emplace(..)` of a std::optional, `next.reset()` cannot fail).
+  void used(const FieldDecl &F, const Expr *E) {
+    if (llvm::is_contained(Witnesses, &F) || Dereferenced.count(E))
+      Used.insert(&F);
+  }
+  /// E, the operand of a dereference or a call: if it names a watched
+  /// field, that field is used there. Operands are visited after their
+  /// parent, so the mark is in place when the field's node is.
+  void dereferenced(const Expr *E) {
+    if (const Expr *L = leaf(E))
+      Dereferenced.insert(L);
+  }
   void tested(const Expr *E) {
     if (const FieldDecl *F = watched(E)) {
       Tested.insert(F);
@@ -205,44 +241,56 @@ private:
       if (isThis(A))
         Unfollowed = true;
   }
-  void ownCall(const CXXMethodDecl &M) {
+  void ownCall(const CXXMethodDecl &M, bool Qualified) {
     if (M.isStatic())
       return;
-    OwnCalls.push_back(&M);
+    OwnCalls.push_back({&M, Qualified});
   }
 
   llvm::ArrayRef<const FieldDecl *> Witnesses;
   llvm::DenseMap<const ValueDecl *, const FieldDecl *> Copies;
   llvm::SmallPtrSet<const Expr *, 8> Handled;
+  llvm::SmallPtrSet<const Expr *, 8> Dereferenced;
   llvm::SmallPtrSet<const FieldDecl *, 4> Used, Tested;
 };
 
-/// Reads operator() and the own methods it calls.
+/// Reads operator() and the own methods it calls, on an object of class
+/// RD.
 class EmptyCallReader {
 public:
-  explicit EmptyCallReader(llvm::ArrayRef<const FieldDecl *> Witnesses)
-      : Witnesses(Witnesses) {}
+  EmptyCallReader(const CXXRecordDecl &RD,
+                  llvm::ArrayRef<const FieldDecl *> Witnesses)
+      : RD(RD), Witnesses(Witnesses) {}
 
-  /// Whether calling M on an empty object may fail.
-  bool mayFail(const CXXMethodDecl &M, unsigned Depth) {
+  /// Whether calling M on an empty object may fail. A virtual method called
+  /// without naming its class runs RD's overrider: the method an object of
+  /// class RD (a field or a variable of that class) runs. An object of a
+  /// class derived from RD, behind a reference, may run another; where RD
+  /// is final there is none.
+  bool mayFail(const CXXMethodDecl &Called, bool Qualified, unsigned Depth) {
+    const CXXMethodDecl *Runs = &Called;
+    if (Called.isVirtual() && !Qualified)
+      if (const CXXMethodDecl *O =
+              Called.getCorrespondingMethodInClass(&RD, /*MayBeBase=*/true))
+        Runs = O;
+    const CXXMethodDecl &M = *Runs;
     if (!Seen.insert(&M).second)
       return false; // Read already, or being read higher up.
     const FunctionDecl *Def = nullptr;
-    if (Depth > MaxOwnCallDepth ||
-        (M.isVirtual() && !M.hasAttr<FinalAttr>() &&
-         !M.getParent()->hasAttr<FinalAttr>()) ||
-        !M.hasBody(Def) || !Def || Def->isDependentContext())
+    if (Depth > MaxOwnCallDepth || !M.hasBody(Def) || !Def ||
+        Def->isDependentContext())
       return true;
     WatchedUses Uses(Witnesses);
     Uses.TraverseStmt(Def->getBody());
     if (Uses.Unfollowed || Uses.usesUntested())
       return true;
-    return llvm::any_of(Uses.OwnCalls, [&](const CXXMethodDecl *Callee) {
-      return mayFail(*Callee, Depth + 1);
+    return llvm::any_of(Uses.OwnCalls, [&](const auto &Call) {
+      return mayFail(*Call.first, Call.second, Depth + 1);
     });
   }
 
 private:
+  const CXXRecordDecl &RD;
   llvm::ArrayRef<const FieldDecl *> Witnesses;
   llvm::SmallPtrSet<const CXXMethodDecl *, 8> Seen;
 };
@@ -281,9 +329,9 @@ bool callingEmptyIsHarmless(const CXXRecordDecl &RD) {
   });
   if (Unread || CallOperators.empty())
     return false;
-  EmptyCallReader Reader(Witnesses);
+  EmptyCallReader Reader(RD, Witnesses);
   return llvm::none_of(CallOperators, [&](const CXXMethodDecl *M) {
-    return Reader.mayFail(*M, 0);
+    return Reader.mayFail(*M, /*Qualified=*/true, 0);
   });
 }
 

@@ -23,8 +23,11 @@ namespace wrapguard {
 /// every operator() of RD has a definition; and in each, and in the
 /// object's own methods it calls a few levels deep, a witness (or a local
 /// copied from one) is used only in a function that tests it too, and
-/// nothing throws or calls a function that never returns. Anything not
-/// seen (a declaration without a body, a virtual method, `*this` handed to
+/// nothing throws or calls a function that never returns; another
+/// pointer-like field is only dereferenced or called where tested. A
+/// virtual method called on the object runs RD's overrider (exact where RD
+/// is final or the object is held by value). Anything not seen (a
+/// declaration without a body, a pure virtual method, `*this` handed to
 /// another function, the depth bound) answers false, which keeps the class
 /// a nullable callable.
 bool callingEmptyIsHarmless(const clang::CXXRecordDecl &RD);

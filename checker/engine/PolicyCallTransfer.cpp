@@ -1254,9 +1254,10 @@ bool Transfer::fieldTest(const CXXMemberCallExpr &MC) {
 }
 
 /// `get()` where get returns a reference to a static: every call denotes
-/// the same storage, so `if (get()) get()(x);` is guarded. What the storage
-/// holds where the function first reads it is unknown (anyone may write
-/// it through the reference).
+/// the same storage, so `if (get()) get()(x);` is guarded, and so is `if
+/// (instance().cb) instance().cb(x);` for a static object with callable
+/// fields. What the storage holds where the function first reads it is
+/// unknown (anyone may write it through the reference).
 bool Transfer::referenceGetter(const CallExpr &Call, const FunctionDecl &FD) {
   const VarDecl *V = C.Oracle.storageReturned(FD);
   if (!V)
@@ -1268,7 +1269,7 @@ bool Transfer::referenceGetter(const CallExpr &Call, const FunctionDecl &FD) {
       Loc = &Env.createStorageLocation(V->getType());
   }
   Env.setStorageLocation(Call, *Loc);
-  if (!stateOf(Call, Env, C.Types).NonEmpty)
+  if (W.isCallable(Call) && !stateOf(Call, Env, C.Types).NonEmpty)
     W.setState(Call, W.unknownState());
   return true;
 }
@@ -1526,8 +1527,13 @@ void Transfer::VisitCallExpr(const CallExpr *Call) {
       forgetElements(*Args[I]); // An array the callee may write.
   }
   W.invalidateArgs(FD, Args);
-  if (!W.isCallable(*Call))
+  // `instance().m_cb`: the object a reference getter hands out is one
+  // object for every call, so a test of its field guards a call of it.
+  if (!W.isCallable(*Call)) {
+    if (FD && Call->isGLValue() && Call->getType()->isRecordType())
+      referenceGetter(*Call, *FD);
     return;
+  }
   if (FD && Call->isGLValue() &&
       (referenceGetter(*Call, *FD) || memberGetter(*Call, *FD)))
     return;

@@ -164,11 +164,23 @@ public:
 };
 } // namespace
 
+/// Whether T is a class with a nullable callable field of its own: a
+/// singleton's `static Events &instance()` hands out its callbacks.
+bool PolicySummaries::holdsCallableField(QualType T) const {
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition() || Types.isNullable(T))
+    return false;
+  return llvm::any_of(RD->getDefinition()->fields(), [&](const FieldDecl *F) {
+    return Types.isNullable(F->getType());
+  });
+}
+
 const VarDecl *PolicySummaries::storageReturned(const FunctionDecl &FD) {
   const FunctionDecl *Def = nullptr;
   if (!FD.getReturnType()->isLValueReferenceType() ||
-      !Types.isNullable(FD.getReturnType()) || !FD.hasBody(Def) || !Def ||
-      Def->isDependentContext())
+      !(Types.isNullable(FD.getReturnType()) ||
+        holdsCallableField(FD.getReturnType().getNonReferenceType())) ||
+      !FD.hasBody(Def) || !Def || Def->isDependentContext())
     return nullptr;
   if (const auto *MD = dyn_cast<CXXMethodDecl>(Def))
     if (MD->isVirtual())

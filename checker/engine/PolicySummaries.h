@@ -75,6 +75,7 @@ public:
   bool matchesPolicyName(llvm::StringRef Name) const;
 
 private:
+  bool holdsCallableField(clang::QualType T) const;
   /// What Method (a method or a constructor), whose definition is Body,
   /// leaves in the callable fields of its object at its exit, cached.
   const MethodEffect *effectAtExit(const clang::CXXMethodDecl &Method,

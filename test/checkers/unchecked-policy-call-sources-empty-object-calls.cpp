@@ -11,7 +11,9 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 
 template <typename P> class CallbackList;
@@ -193,4 +195,85 @@ int call_moved_opaque(std::function<int(int)> f) {
   return o(1) + other(2);
   // CHECK-NOTES: :[[@LINE-1]]:10: warning: call through possibly empty callable 'o' [wrapguard-unchecked-policy-call]
   // CHECK-NOTES: :[[@LINE-3]]:16: note: 'o' is moved from here
+}
+
+// An operator() that reaches its test through a virtual method
+// (libdatachannel's synchronized callbacks, set from a C API that passes
+// nullptr for "no callback"): the method that runs is the object's class's
+// overrider. A final class whose override calls the base's by name, and
+// keeps the arguments in a std::optional (emplace does not dereference it),
+// is harmless too; so is the base, held by value.
+template <typename... Args> class SyncCallback {
+public:
+  SyncCallback() = default;
+  virtual ~SyncCallback() = default;
+  SyncCallback &operator=(std::function<void(Args...)> f) {
+    std::lock_guard<std::recursive_mutex> lock(mutex);
+    callback = std::move(f);
+    return *this;
+  }
+  bool operator()(Args... args) const {
+    std::lock_guard<std::recursive_mutex> lock(mutex);
+    return call(args...);
+  }
+  operator bool() const { return callback ? true : false; }
+
+protected:
+  virtual bool call(Args... args) const {
+    if (!callback)
+      return false;
+    callback(args...);
+    return true;
+  }
+  std::function<void(Args...)> callback;
+  mutable std::recursive_mutex mutex;
+};
+template <typename... Args>
+class StoredCallback final : public SyncCallback<Args...> {
+public:
+  using SyncCallback<Args...>::operator=;
+
+private:
+  bool call(Args... args) const override {
+    if (!SyncCallback<Args...>::call(args...))
+      stored.emplace(args...);
+    return true;
+  }
+  mutable std::optional<std::tuple<Args...>> stored;
+};
+// The true neighbour: a final override that calls without the test.
+template <typename... Args>
+class UncheckedCallback final : public SyncCallback<Args...> {
+public:
+  using SyncCallback<Args...>::operator=;
+
+private:
+  bool call(Args... args) const override {
+    this->callback(args...);
+    return true;
+  }
+};
+struct Channel {
+  StoredCallback<> openCallback;
+  SyncCallback<int> errorCallback;
+  UncheckedCallback<> closedCallback;
+  void onOpen(std::function<void()> f) { openCallback = std::move(f); }
+  void onError(std::function<void(int)> f) { errorCallback = std::move(f); }
+  void onClosed(std::function<void()> f) { closedCallback = std::move(f); }
+  void triggerOpen() { openCallback(); }      // no-warning
+  void triggerError(int e) { errorCallback(e); } // no-warning
+  void triggerClosed() { closedCallback(); }
+  // CHECK-NOTES: :[[@LINE-1]]:26: warning: call through possibly empty callable 'closedCallback' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-2]]:26: note: 'Channel::closedCallback' is assigned a value from 'f' in 'Channel::onClosed' ({{.*}}.cpp:[[@LINE-5]])
+  // CHECK-NOTES: :[[@LINE-3]]:26: note: 'f' of 'Channel::onClosed' is passed an empty callable in 'set_callbacks' ({{.*}}.cpp:[[@LINE+5]])
+};
+void set_callbacks(Channel &c, void (*cb)()) {
+  c.onOpen(cb ? std::function<void()>(cb) : nullptr);
+  c.onError(nullptr);
+  c.onClosed(nullptr);
+}
+// Constructing a channel instantiates the overrides (their vtables).
+void open_channel() {
+  Channel c;
+  set_callbacks(c, nullptr);
 }

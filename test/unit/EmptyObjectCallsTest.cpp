@@ -19,6 +19,7 @@ using namespace clang::ast_matchers;
 constexpr const char *Code = R"cc(
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 using Fn = std::function<int(int)>;
@@ -98,8 +99,46 @@ struct Escaping {
 struct Virtual {
   Fn fn;
   explicit operator bool() const { return static_cast<bool>(fn); }
-  virtual int call(int x) const { return x; }
+  virtual int call(int x) const { return fn(x); }
   int operator()(int x) const { return call(x); }
+};
+struct PureVirtual {
+  Fn fn;
+  explicit operator bool() const { return static_cast<bool>(fn); }
+  virtual int call(int x) const = 0;
+  int operator()(int x) const { return call(x); }
+};
+
+// libdatachannel's synchronized callbacks: operator() calls a virtual
+// method that tests the function first; the final derived class's override
+// calls the base's by name and keeps the argument in a std::optional, which
+// emplace does not dereference.
+struct Sync {
+  Fn fn;
+  explicit operator bool() const { return static_cast<bool>(fn); }
+  virtual bool call(int x) const {
+    if (!fn)
+      return false;
+    fn(x);
+    return true;
+  }
+  bool operator()(int x) const { return call(x); }
+  virtual ~Sync() = default;
+};
+struct SyncStored final : Sync {
+  bool call(int x) const override {
+    if (!Sync::call(x))
+      stored.emplace(x);
+    return true;
+  }
+  mutable std::optional<int> stored;
+};
+// The same with an override that calls without a test.
+struct SyncUnchecked final : Sync {
+  bool call(int x) const override {
+    fn(x);
+    return true;
+  }
 };
 )cc";
 
@@ -118,7 +157,7 @@ TEST(EmptyObjectCallsTest, ClassesWhoseEmptyCallsCannotFail) {
   auto AST = test::parse(Code);
   ASSERT_TRUE(AST);
   ASTContext &Ctx = AST->getASTContext();
-  for (const char *Name : {"List", "Item", "Lazy"}) {
+  for (const char *Name : {"List", "Item", "Lazy", "Sync", "SyncStored"}) {
     const CXXRecordDecl *RD = record(Ctx, Name);
     ASSERT_TRUE(RD) << Name;
     EXPECT_TRUE(callingEmptyIsHarmless(*RD)) << Name;
@@ -130,8 +169,9 @@ TEST(EmptyObjectCallsTest, HandlesThatFailOrAreNotSeenStayNullable) {
   auto AST = test::parse(Code);
   ASSERT_TRUE(AST);
   ASTContext &Ctx = AST->getASTContext();
-  for (const char *Name : {"Wrapper", "Throwing", "ViaGetter", "OtherPointer",
-                           "DeclaredOnly", "Escaping", "Virtual"}) {
+  for (const char *Name :
+       {"Wrapper", "Throwing", "ViaGetter", "OtherPointer", "DeclaredOnly",
+        "Escaping", "Virtual", "PureVirtual", "SyncUnchecked"}) {
     const CXXRecordDecl *RD = record(Ctx, Name);
     ASSERT_TRUE(RD) << Name;
     EXPECT_FALSE(callingEmptyIsHarmless(*RD)) << Name;

@@ -265,6 +265,39 @@ TEST(PolicySummariesTest, MemberGettersDenoteTheirMember) {
   EXPECT_EQ(Got, Expected);
 }
 
+TEST(PolicySummariesTest, ReferenceGettersOfStaticsDenoteThem) {
+  // A static method returning a reference to one static, a callable or an
+  // object with callable fields, denotes it; a copy, an object without
+  // callable fields and a choice between two statics do not.
+  auto Got = perMethod(
+      R"cc(
+    #include <functional>
+    using Cb = std::function<void()>;
+    struct Events { Cb on_stop; };
+    struct Plain { int n; };
+    struct S {
+      static Cb &hook() { static Cb h; return h; }
+      static Events &instance() { static Events e; return e; }
+      static Events copy() { static Events e; return e; }
+      static Plain &plain() { static Plain p; return p; }
+      static Events &either(bool b) {
+        static Events a, c;
+        if (b) return a;
+        return c;
+      }
+    };
+  )cc",
+      "S", [](PolicySummaries &Summaries, const CXXMethodDecl &M) {
+        const VarDecl *V = Summaries.storageReturned(M);
+        return V ? V->getNameAsString() : std::string();
+      });
+  std::map<std::string, std::string> Expected = {
+      {"hook", "h"}, {"instance", "e"}, {"copy", ""},
+      {"plain", ""}, {"either", ""},
+  };
+  EXPECT_EQ(Got, Expected);
+}
+
 TEST(PolicySummariesTest, PredicatesOfEarlyExitsTestTheirMembersPartly) {
   // A one-statement accessor is the test of its member; a predicate whose
   // early exit is taken when the member is empty is true only where it is
