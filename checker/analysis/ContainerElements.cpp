@@ -239,7 +239,8 @@ private:
 
   /// The container that V, a range-for's loop variable, runs over.
   const ValueDecl *rangeOver(const VarDecl &V) {
-    if (!V.hasLocalStorage() || !Owner.getBody())
+    if (!V.hasLocalStorage() || isa<ParmVarDecl>(V) || !Owner.getBody() ||
+        !initialisedFromImplicitIterator(V))
       return nullptr;
     auto It = RangeVars.find(&V);
     if (It != RangeVars.end())
@@ -249,6 +250,22 @@ private:
       Over = containerNamed(Loop->getRangeInit());
     RangeVars[&V] = Over;
     return Over;
+  }
+
+  /// A range-for's loop variable is initialised from `*__begin`, a
+  /// variable the compiler declares: only such a local is looked for among
+  /// the loops, so reading other locals costs no walk of the body.
+  static bool initialisedFromImplicitIterator(const VarDecl &V) {
+    const Expr *Init = V.getInit() ? stripNoise(V.getInit()) : nullptr;
+    const Expr *Iter = nullptr;
+    if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(Init);
+        OC && OC->getOperator() == OO_Star && OC->getNumArgs() == 1)
+      Iter = OC->getArg(0);
+    else if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Init);
+             UO && UO->getOpcode() == UO_Deref)
+      Iter = UO->getSubExpr();
+    const auto *DRE = dyn_cast_or_null<DeclRefExpr>(stripNoise(Iter));
+    return DRE && DRE->getDecl()->isImplicit();
   }
 
   static const CXXForRangeStmt *findRangeFor(const Stmt *S, const VarDecl &V) {

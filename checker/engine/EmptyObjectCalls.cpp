@@ -19,9 +19,13 @@ static constexpr unsigned MaxOwnCallDepth = 4;
 
 /// A type whose value can be dereferenced or called: a pointer, a member
 /// pointer, or a class with operator->, operator* or operator() (smart
-/// pointers and function wrappers, their bases included).
+/// pointers and function wrappers, their bases included), or an array of
+/// one.
 static bool isPointerLike(QualType T) {
   T = T.getNonReferenceType().getCanonicalType();
+  // An array of them (`slots[2]`) holds targets too.
+  while (const auto *AT = dyn_cast<ArrayType>(T.getTypePtr()))
+    T = AT->getElementType().getCanonicalType();
   if (T->isAnyPointerType() || T->isMemberPointerType())
     return true;
   const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
@@ -59,8 +63,13 @@ namespace {
 /// a tested use of `head`.
 class WatchedUses : public RecursiveASTVisitor<WatchedUses> {
 public:
-  explicit WatchedUses(llvm::ArrayRef<const FieldDecl *> Witnesses)
-      : Witnesses(Witnesses) {}
+  /// Instance, when given, is the class whose method's template pattern
+  /// is read (its TU never instantiated the method): the pattern's members,
+  /// and the members it names in dependent bases, are that class's members
+  /// of the same name.
+  WatchedUses(llvm::ArrayRef<const FieldDecl *> Witnesses,
+              const CXXRecordDecl *Instance = nullptr)
+      : Witnesses(Witnesses), Instance(Instance) {}
 
   bool VisitVarDecl(VarDecl *VD) {
     if (VD->isLocalVarDeclOrParm() && VD->hasInit())
@@ -116,6 +125,9 @@ public:
     // A call through a function pointer field.
     if (!C->getDirectCallee() && !isa<CXXMemberCallExpr>(C))
       dereferenced(C->getCallee());
+    // In a pattern: `this->call(..)`, `call(..)`, `Base<T>::call(..)`.
+    if (Instance)
+      dependentOwnCall(C->getCallee());
     if (!isa<CXXOperatorCallExpr, CXXMemberCallExpr>(C))
       escapes(llvm::ArrayRef(C->getArgs(), C->getNumArgs()));
     return true;
@@ -139,6 +151,11 @@ public:
   bool VisitDeclRefExpr(DeclRefExpr *DRE) {
     if (const FieldDecl *F = watched(DRE); F && !Handled.count(DRE))
       used(*F, DRE);
+    return true;
+  }
+  bool VisitCXXDependentScopeMemberExpr(CXXDependentScopeMemberExpr *DME) {
+    if (const FieldDecl *F = watched(DME); F && !Handled.count(DME))
+      used(*F, DME);
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator *UO) {
@@ -171,10 +188,19 @@ private:
       auto It = Copies.find(DRE->getDecl());
       return It == Copies.end() ? nullptr : It->second;
     }
-    const auto *ME = dyn_cast_or_null<MemberExpr>(E);
-    if (!ME || !isThis(ME->getBase()))
-      return nullptr;
-    const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    const FieldDecl *F = nullptr;
+    if (const auto *ME = dyn_cast_or_null<MemberExpr>(E);
+        ME && isThis(ME->getBase())) {
+      F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+      if (F && Instance)
+        F = dyn_cast_or_null<FieldDecl>(memberNamed(F->getName(), false));
+    } else if (const auto *DME =
+                   dyn_cast_or_null<CXXDependentScopeMemberExpr>(E);
+               DME && Instance &&
+               (DME->isImplicitAccess() || isThis(DME->getBase()))) {
+      F = dyn_cast_or_null<FieldDecl>(
+          memberNamed(DME->getMemberNameInfo().getAsString(), false));
+    }
     if (!F ||
         (!llvm::is_contained(Witnesses, F) && !isPointerLike(F->getType())))
       return nullptr;
@@ -241,6 +267,64 @@ private:
       if (isThis(A))
         Unfollowed = true;
   }
+  /// The member of Instance, or (BasesOnly) of its bases, named Name: the
+  /// first class up the hierarchy that declares one; null for none, or for
+  /// several of that name there (an overload set is not resolved here).
+  const NamedDecl *memberNamed(llvm::StringRef Name, bool BasesOnly) const {
+    const NamedDecl *Found = nullptr;
+    bool Ambiguous = false;
+    auto Look = [&](const CXXRecordDecl &C) {
+      if (Found)
+        return false;
+      for (const Decl *D : C.decls())
+        if (const auto *ND = dyn_cast<NamedDecl>(D);
+            ND && ND->getIdentifier() && ND->getName() == Name &&
+            isa<FieldDecl, CXXMethodDecl>(ND)) {
+          Ambiguous |= Found != nullptr;
+          Found = ND;
+        }
+      return !Found;
+    };
+    if (!BasesOnly)
+      Look(*Instance);
+    if (!Found)
+      Instance->forallBases([&](const CXXRecordDecl *B) { return Look(*B); });
+    return Ambiguous ? nullptr : Found;
+  }
+  /// A call of the object's own method in a pattern, by name: unqualified
+  /// (`call(..)`, `this->call(..)`) dispatches on the object's class; a
+  /// base named (`Base<Args...>::call(..)`) runs the base's.
+  void dependentOwnCall(const Expr *Callee) {
+    Callee = Callee ? Callee->IgnoreParenImpCasts() : nullptr;
+    std::string Name;
+    bool Qualified = false;
+    if (const auto *DME = dyn_cast_or_null<CXXDependentScopeMemberExpr>(Callee);
+        DME && (DME->isImplicitAccess() || isThis(DME->getBase()))) {
+      Name = DME->getMemberNameInfo().getAsString();
+      Qualified = DME->getQualifier() != nullptr;
+    } else if (const auto *DRE =
+                   dyn_cast_or_null<DependentScopeDeclRefExpr>(Callee)) {
+      Name = DRE->getNameInfo().getAsString();
+      Qualified = true;
+    } else if (const auto *UME = dyn_cast_or_null<UnresolvedMemberExpr>(Callee);
+               UME && (UME->isImplicitAccess() || isThis(UME->getBase()))) {
+      Name = UME->getMemberNameInfo().getAsString();
+      Qualified = UME->getQualifier() != nullptr;
+    } else {
+      return;
+    }
+    const auto *M =
+        dyn_cast_or_null<CXXMethodDecl>(memberNamed(Name, Qualified));
+    if (!M) {
+      // A field called (`this->callback(..)`) is a use, seen above; a name
+      // that is neither is not followed.
+      if (!dyn_cast_or_null<FieldDecl>(memberNamed(Name, false)))
+        Unfollowed = true;
+      return;
+    }
+    ownCall(*M, Qualified);
+  }
+
   void ownCall(const CXXMethodDecl &M, bool Qualified) {
     if (M.isStatic())
       return;
@@ -248,6 +332,7 @@ private:
   }
 
   llvm::ArrayRef<const FieldDecl *> Witnesses;
+  const CXXRecordDecl *Instance;
   llvm::DenseMap<const ValueDecl *, const FieldDecl *> Copies;
   llvm::SmallPtrSet<const Expr *, 8> Handled;
   llvm::SmallPtrSet<const Expr *, 8> Dereferenced;
@@ -276,11 +361,23 @@ public:
     const CXXMethodDecl &M = *Runs;
     if (!Seen.insert(&M).second)
       return false; // Read already, or being read higher up.
-    const FunctionDecl *Def = nullptr;
-    if (Depth > MaxOwnCallDepth || !M.hasBody(Def) || !Def ||
-        Def->isDependentContext())
+    if (Depth > MaxOwnCallDepth)
       return true;
-    WatchedUses Uses(Witnesses);
+    const FunctionDecl *Def = nullptr;
+    const CXXRecordDecl *Instance = nullptr;
+    if (!M.hasBody(Def) || !Def) {
+      // A member of a class template specialization that this TU never
+      // instantiated (a virtual override whose class it does not
+      // construct): its pattern, read against this class's members.
+      const FunctionDecl *Pattern = M.getTemplateInstantiationPattern();
+      Def = nullptr;
+      if (!Pattern || !Pattern->hasBody(Def) || !Def)
+        return true;
+      Instance = &RD;
+    } else if (Def->isDependentContext()) {
+      return true;
+    }
+    WatchedUses Uses(Witnesses, Instance);
     Uses.TraverseStmt(Def->getBody());
     if (Uses.Unfollowed || Uses.usesUntested())
       return true;
@@ -300,6 +397,12 @@ private:
 bool callingEmptyIsHarmless(const CXXRecordDecl &RD) {
   llvm::SmallVector<const FieldDecl *, 2> Witnesses =
       emptinessWitnesses(RD, /*ReadPatterns=*/true);
+  // What calling an empty object can dereference: the test's fields that
+  // hold a target (a pointer, a function, a smart pointer). A mutex the
+  // test locks, or a flag it reads, is no such field: using it cannot fail.
+  llvm::erase_if(Witnesses, [](const FieldDecl *F) {
+    return !isPointerLike(F->getType());
+  });
   if (Witnesses.empty())
     return false;
   // Every operator() of the class and its bases, template specializations

@@ -202,7 +202,9 @@ int call_moved_opaque(std::function<int(int)> f) {
 // nullptr for "no callback"): the method that runs is the object's class's
 // overrider. A final class whose override calls the base's by name, and
 // keeps the arguments in a std::optional (emplace does not dereference it),
-// is harmless too; so is the base, held by value.
+// is harmless too; so is the base, held by value. The mutex that `operator
+// bool` locks is no field whose emptiness it tests. Nothing here constructs
+// a Channel, so the overrides are not instantiated: their patterns are read.
 template <typename... Args> class SyncCallback {
 public:
   SyncCallback() = default;
@@ -216,7 +218,10 @@ public:
     std::lock_guard<std::recursive_mutex> lock(mutex);
     return call(args...);
   }
-  operator bool() const { return callback ? true : false; }
+  operator bool() const {
+    std::lock_guard<std::recursive_mutex> lock(mutex);
+    return callback ? true : false;
+  }
 
 protected:
   virtual bool call(Args... args) const {
@@ -271,9 +276,4 @@ void set_callbacks(Channel &c, void (*cb)()) {
   c.onOpen(cb ? std::function<void()>(cb) : nullptr);
   c.onError(nullptr);
   c.onClosed(nullptr);
-}
-// Constructing a channel instantiates the overrides (their vtables).
-void open_channel() {
-  Channel c;
-  set_callbacks(c, nullptr);
 }

@@ -19,6 +19,7 @@ using namespace clang::ast_matchers;
 constexpr const char *Code = R"cc(
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <utility>
@@ -112,10 +113,14 @@ struct PureVirtual {
 // libdatachannel's synchronized callbacks: operator() calls a virtual
 // method that tests the function first; the final derived class's override
 // calls the base's by name and keeps the argument in a std::optional, which
-// emplace does not dereference.
+// emplace does not dereference; the mutex its test locks is no witness.
 struct Sync {
   Fn fn;
-  explicit operator bool() const { return static_cast<bool>(fn); }
+  mutable std::mutex m;
+  explicit operator bool() const {
+    std::lock_guard<std::mutex> lock(m);
+    return static_cast<bool>(fn);
+  }
   virtual bool call(int x) const {
     if (!fn)
       return false;
