@@ -106,6 +106,26 @@ static bool readShardEvidence(const json::Object &Run, StringRef Path,
   return true;
 }
 
+/// Result, without the property that marks it undecided (and without its
+/// properties when that was the only one).
+static json::Object withoutDeferredMark(const json::Object &Result) {
+  json::Object Out;
+  for (const auto &[K, V] : Result) {
+    if (K != "properties") {
+      Out[K] = V;
+      continue;
+    }
+    json::Object Kept;
+    if (const json::Object *P = V.getAsObject())
+      for (const auto &[PK, PV] : *P)
+        if (PK != "wrapguard/deferred")
+          Kept[PK] = PV;
+    if (!Kept.empty())
+      Out["properties"] = std::move(Kept);
+  }
+  return Out;
+}
+
 /// The candidates the merged facts report, as results with their evidence.
 /// A candidate that some shard decided on its own (a header's call, seen by
 /// a TU that had the facts) is already among the results, once.
@@ -113,8 +133,7 @@ static void decideCandidates(ShardEvidence &E, json::Array &Results,
                              StringSet<> &ResultKeys) {
   SourceText Text;
   for (size_t I = 0; I < E.Candidates.size(); ++I) {
-    json::Object &Res = E.Results[I];
-    std::string Key = resultKey(Res);
+    std::string Key = resultKey(E.Results[I]);
     if (!Key.empty() && ResultKeys.contains(Key))
       continue;
     Resolution R = resolve(E.Facts, E.Candidates[I].first);
@@ -123,12 +142,10 @@ static void decideCandidates(ShardEvidence &E, json::Array &Results,
     if (!Key.empty())
       ResultKeys.insert(Key);
     // Decided now: the merged log's results are final, and merging it
-    // again must keep them.
-    if (json::Object *P = Res.getObject("properties")) {
-      P->erase("wrapguard/deferred");
-      if (P->empty())
-        Res.erase("properties");
-    }
+    // again must keep them. The result is built anew without the deferred
+    // mark rather than edited in place: erasing members of a parsed object
+    // left values behind that a later copy read after they were freed.
+    json::Object Res = withoutDeferredMark(E.Results[I]);
     json::Array *Related = Res.getArray("relatedLocations");
     if (!Related) {
       Res["relatedLocations"] = json::Array();
