@@ -495,7 +495,7 @@ private:
       return Emptiness::MayBeEmpty;
     if (!T.total())
       return constructedOnlyOverriding(F) ? Emptiness::Unknown
-                                          : judgeByConstructors(F, Why);
+                                          : judgeByConstructors(F, Why, Depth);
     if (T.allSet())
       return Emptiness::NonEmpty;
     if (!T.Empty && !T.Conditional)
@@ -519,12 +519,16 @@ private:
   /// Only for slots that nothing assigns after construction: an assignment
   /// elsewhere breaks the pairing the constructions show. A correlation is
   /// no proof: StrictMode keeps the construction's note.
-  bool setWithSiblings(const SourceFacts &F, unsigned Depth) {
-    if (C.Slots.empty() || F.emptiedAnywhere() || !F.LoadedFrom.empty())
-      return false;
-    // Each premise: alternatives (field, set), one of which holds.
-    using Premise = std::vector<std::pair<const SourceFacts *, bool>>;
+  /// Each premise: alternatives (field, set), one of which holds.
+  using Premise = std::vector<std::pair<const SourceFacts *, bool>>;
+
+  /// What the call proves of F's object's other slots (C.Slots), over slots
+  /// that nothing assigns after construction; none when F itself is emptied
+  /// or loaded after it.
+  std::vector<Premise> slotPremises(const SourceFacts &F) {
     std::vector<Premise> Premises;
+    if (C.Slots.empty() || F.emptiedAnywhere() || !F.LoadedFrom.empty())
+      return Premises;
     for (StringRef Atom : C.Slots) {
       Premise P;
       for (StringRef Alt : split(Atom, '|')) {
@@ -540,6 +544,11 @@ private:
       if (!P.empty())
         Premises.push_back(std::move(P));
     }
+    return Premises;
+  }
+
+  bool setWithSiblings(const SourceFacts &F, unsigned Depth) {
+    std::vector<Premise> Premises = slotPremises(F);
     if (Premises.empty())
       return false;
     bool Agrees = false;
@@ -565,7 +574,7 @@ private:
   /// missing from the facts: their constructions may be the ones that
   /// count.
   Emptiness judgeByConstructors(const SourceFacts &F,
-                                std::vector<Evidence> &Why) {
+                                std::vector<Evidence> &Why, unsigned Depth) {
     if (Facts.missingTUs())
       return belief(F, Why);
     // The implicit constructor of a class without constructors leaves the
@@ -573,12 +582,38 @@ private:
     // client's set-up): with no construction to read, it says nothing.
     if (onlyImplicitConstructor(F))
       return belief(F, Why);
+    // Correlated slots, by the constructors: `if (o.a) o.a(x); else
+    // o.b(x);` runs `b` only on objects whose constructor left `a` empty.
+    // A constructor that sets `a` (outright, or from its parameter, which
+    // no construction here shows empty) made no object this call meets.
+    // A correlation, as with constructions: not in StrictMode.
+    std::vector<Premise> Premises;
+    if (!C.Strict && Depth == 0)
+      Premises = slotPremises(F);
+    auto Meets = [&](StringRef Ctor) {
+      return all_of(Premises, [&](const Premise &P) {
+        return any_of(P, [&](const auto &Alt) {
+          auto It = Alt.first->Constructors.find(Ctor.str());
+          if (It == Alt.first->Constructors.end())
+            return true;
+          bool Set = It->second.SetsField && It->second.Condition.empty();
+          return Alt.second ? It->second.SetsField : !Set;
+        });
+      });
+    };
     auto Unset = find_if(F.Constructors, [&](const auto &Entry) {
       const CtorFact &Ctor = Entry.second;
-      return !Ctor.SetsField ||
-             (!Ctor.Condition.empty() && !holds(Ctor.Condition));
+      return (!Ctor.SetsField ||
+              (!Ctor.Condition.empty() && !holds(Ctor.Condition))) &&
+             Meets(Entry.first);
     });
     bool AllSet = Unset == F.Constructors.end();
+    // Only where some constructor the premises admit sets the field.
+    if (AllSet && !Premises.empty() &&
+        none_of(F.Constructors, [&](const auto &Entry) {
+          return Entry.second.SetsField && Meets(Entry.first);
+        }))
+      return belief(F, Why);
     // Set from outside (two-phase setup, a setter), or asserted set where
     // the objects come in (imgui's `AddContextHook` asserts the hook's
     // callback): a constructor that leaves it empty says nothing about the
@@ -617,6 +652,37 @@ private:
     return First;
   }
 
+  /// The values a parameter is passed, or a container part is given, from
+  /// other sources (Args.From), each under the flags its call passes: at the
+  /// first that may be empty, MayBeEmpty with the note NoteFor writes (from
+  /// that source's name and where it is handed on) and that source's own
+  /// evidence; else NonEmpty when every one is set, Unknown otherwise.
+  Emptiness
+  judgeFrom(const ArgFacts &Args, StringRef Name, unsigned Depth,
+            std::vector<Evidence> &Why,
+            function_ref<std::string(StringRef, const FactLoc &)> NoteFor) {
+    Emptiness All = Emptiness::NonEmpty;
+    for (const auto &[Key, At] : Args.From) {
+      std::vector<Evidence> Inner;
+      auto When = Args.FromWhen.find(Key);
+      std::optional<FlagValues> Next = When == Args.FromWhen.end()
+                                           ? FlagValues()
+                                           : FlagValues::parse(When->second);
+      Emptiness E =
+          judge(Key, Name, Inner, Depth + 1, Next.value_or(FlagValues()));
+      if (mayBeEmpty(E)) {
+        const SourceFacts *Src = Facts.find(Key);
+        Why.push_back(
+            {NoteFor(Src ? StringRef(Src->Name) : StringRef(Key), At), At});
+        append_range(Why, Inner);
+        return Emptiness::MayBeEmpty;
+      }
+      if (E != Emptiness::NonEmpty)
+        All = Emptiness::Unknown;
+    }
+    return All;
+  }
+
   Emptiness judgeParameter(const SourceFacts &P, std::vector<Evidence> &Why,
                            unsigned Depth, const FlagValues &Required) {
     // Calls through the methods it overrides dispatch here too.
@@ -634,25 +700,15 @@ private:
            *EmptyAt});
       return Emptiness::MayBeEmpty;
     }
-    bool AllSet = Args.Set || !Args.From.empty();
-    for (const auto &[Key, At] : Args.From) {
-      std::vector<Evidence> Inner;
-      auto When = Args.FromWhen.find(Key);
-      std::optional<FlagValues> Next = When == Args.FromWhen.end()
-                                           ? FlagValues()
-                                           : FlagValues::parse(When->second);
-      Emptiness E =
-          judge(Key, P.Name, Inner, Depth + 1, Next.value_or(FlagValues()));
-      if (mayBeEmpty(E)) {
-        const SourceFacts *Src = Facts.find(Key);
-        Why.push_back({passedFromNote(P.Name, P.Owner, Src ? Src->Name : Key,
-                                      At.Function, At.shortText()),
-                       At});
-        append_range(Why, Inner);
-        return Emptiness::MayBeEmpty;
-      }
-      AllSet &= E == Emptiness::NonEmpty;
-    }
+    Emptiness From = judgeFrom(
+        Args, P.Name, Depth, Why, [&](StringRef Src, const FactLoc &At) {
+          return passedFromNote(P.Name, P.Owner, Src, At.Function,
+                                At.shortText());
+        });
+    if (From == Emptiness::MayBeEmpty)
+      return From;
+    bool AllSet =
+        (Args.Set || !Args.From.empty()) && From == Emptiness::NonEmpty;
     // Every call sets it: that wins over a defensive test.
     if (AllSet && !Args.Unknown)
       return Emptiness::NonEmpty;
@@ -670,20 +726,14 @@ private:
                      Stores.EmptyAt});
       return Emptiness::MayBeEmpty;
     }
-    bool AllSet = Stores.Set || !Stores.From.empty();
-    for (const auto &[Key, At] : Stores.From) {
-      std::vector<Evidence> Inner;
-      Emptiness E = judge(Key, S.Name, Inner, Depth + 1);
-      if (mayBeEmpty(E)) {
-        const SourceFacts *Src = Facts.find(Key);
-        Why.push_back({storedFromNote(S.Name, Src ? Src->Name : Key,
-                                      At.Function, At.shortText()),
-                       At});
-        append_range(Why, Inner);
-        return Emptiness::MayBeEmpty;
-      }
-      AllSet &= E == Emptiness::NonEmpty;
-    }
+    Emptiness From = judgeFrom(
+        Stores, S.Name, Depth, Why, [&](StringRef Src, const FactLoc &At) {
+          return storedFromNote(S.Name, Src, At.Function, At.shortText());
+        });
+    if (From == Emptiness::MayBeEmpty)
+      return From;
+    bool AllSet =
+        (Stores.Set || !Stores.From.empty()) && From == Emptiness::NonEmpty;
     if (AllSet && !Stores.Unknown)
       return Emptiness::NonEmpty;
     return belief(S, Why);

@@ -1190,6 +1190,57 @@ TEST(EvidenceSlots, TablesThatSetOneSlotSetItsPartner) {
   EXPECT_TRUE(resolve(F, Made).Report);
 }
 
+TEST(EvidenceSlots, ConstructorsDecideWhereTheProjectConstructsNothing) {
+  // mfem's coefficient: one constructor per kind of function, each setting
+  // its own slot (from its parameter) and leaving the other empty; no
+  // construction in the project.
+  auto Coefficient = [] {
+    ProjectFacts F;
+    SourceFacts &Space = F.get("m:fn", SourceKind::Field, "Coef::fn");
+    Space.Owner = "c:C";
+    Space.Constructors["f:space"] = ctor("Coef(SpaceFn)", true, 0);
+    Space.Constructors["f:time"] = ctor("Coef(TimeFn)", false);
+    SourceFacts &Time = F.get("m:td", SourceKind::Field, "Coef::td");
+    Time.Owner = "c:C";
+    Time.Constructors["f:space"] = ctor("Coef(SpaceFn)", false);
+    Time.Constructors["f:time"] = ctor("Coef(TimeFn)", true, 0);
+    return F;
+  };
+  ProjectFacts F = Coefficient();
+  // Without a premise, the constructor that leaves it empty decides.
+  Resolution Plain = resolve(F, call("m:td"));
+  ASSERT_TRUE(Plain.Report);
+  EXPECT_EQ(Plain.Notes[0].Message, "'Coef::td' is not set by the "
+                                    "constructor 'Coef(SpaceFn)' "
+                                    "(backend.h:10)");
+  // The `else` of `if (fn)`: no object of `Coef(SpaceFn)` gets there.
+  Candidate Else = call("m:td");
+  Else.Slots = {"!m:fn"};
+  EXPECT_FALSE(resolve(F, Else).Report);
+  // Under a test that `fn` is set, that constructor's objects do.
+  Candidate Then = call("m:td");
+  Then.Slots = {"m:fn"};
+  EXPECT_TRUE(resolve(F, Then).Report);
+  // StrictMode reports whatever the premises.
+  Else.Strict = true;
+  EXPECT_TRUE(resolve(F, Else).Report);
+  Else.Strict = false;
+  // A constructor that sets neither meets the premise and leaves it empty.
+  F.get("m:fn", SourceKind::Field, "Coef::fn").Constructors["f:blank"] =
+      ctor("Coef()", false);
+  F.get("m:td", SourceKind::Field, "Coef::td").Constructors["f:blank"] =
+      ctor("Coef()", false);
+  Resolution Blank = resolve(F, Else);
+  ASSERT_TRUE(Blank.Report);
+  EXPECT_EQ(Blank.Notes[0].Message, "'Coef::td' is not set by the "
+                                    "constructor 'Coef()' (backend.h:10)");
+  // The premise's slot assigned after construction breaks the pairing.
+  F = Coefficient();
+  F.get("m:fn", SourceKind::Field, "Coef::fn").SetAt =
+      at("/p/coef.cpp", 20, "Coef::SetFunction");
+  EXPECT_TRUE(resolve(F, Else).Report);
+}
+
 TEST(EvidenceSlots, AssignmentsAfterConstructionBreakThePairing) {
   Candidate Made = call("m:free");
   Made.Slots = {"m:make"};
