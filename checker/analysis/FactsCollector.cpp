@@ -839,7 +839,10 @@ private:
       return false;
     return assertsNonEmpty(
         Test, C.Indexes.of(*Owner).parents(),
-        [&](const FunctionDecl &FD) { return C.Summaries.endsProcess(FD); });
+        [&](const FunctionDecl &FD) { return C.Summaries.endsProcess(FD); },
+        [&](const FunctionDecl &FD) {
+          return C.Summaries.endsProcessUnless(FD);
+        });
   }
 
   void noteAsserted(const Expr &Tested, SourceLocation Loc) {

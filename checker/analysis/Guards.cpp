@@ -438,6 +438,23 @@ static bool sameObject(const Expr *A, const Expr *B) {
     return UA->getOpcode() == UO_Deref &&
            cast<UnaryOperator>(B)->getOpcode() == UO_Deref &&
            sameObject(UA->getSubExpr(), cast<UnaryOperator>(B)->getSubExpr());
+  // `it->cb` and `(*it).cb` through a standard library's iterator, smart
+  // pointer or optional: its `->` and `*` only observe the object, so the
+  // same one, unchanged, gives the same element (`if (ite->cb)
+  // (*ite->cb)(..);` over a std::list). A project's own operators may do
+  // anything, and are not read here.
+  if (const auto *OA = dyn_cast<CXXOperatorCallExpr>(A)) {
+    const auto *OB = cast<CXXOperatorCallExpr>(B);
+    OverloadedOperatorKind K = OA->getOperator();
+    const FunctionDecl *FA = OA->getDirectCallee();
+    if ((K != OO_Arrow && K != OO_Star) || OB->getOperator() != K || !FA ||
+        FA != OB->getDirectCallee() || OA->getNumArgs() != 1 ||
+        OB->getNumArgs() != 1 ||
+        !FA->getASTContext().getSourceManager().isInSystemHeader(
+            FA->getLocation()))
+      return false;
+    return sameObject(OA->getArg(0), OB->getArg(0));
+  }
   return false;
 }
 
@@ -512,7 +529,8 @@ branchEndsProcess(const Stmt *Branch,
 
 bool assertsNonEmpty(
     const Expr &Test, ParentMap &PM,
-    llvm::function_ref<bool(const FunctionDecl &)> Terminates) {
+    llvm::function_ref<bool(const FunctionDecl &)> Terminates,
+    llvm::function_ref<std::optional<unsigned>(const FunctionDecl &)> OnlyIf) {
   // What Cur evaluates to when the tested value is empty: `f == nullptr` is
   // true, every other test (`f`, `f != nullptr`, `o.has_value()`) false.
   std::optional<Equality> Eq = equalityOf(Test);
@@ -540,6 +558,12 @@ bool assertsNonEmpty(
       if (Call->getBuiltinCallee() == Builtin::BI__builtin_expect &&
           Call->getNumArgs() >= 1 && Call->getArg(0) == Cur)
         continue;
+      // The argument an assertion function ends the process without.
+      if (const FunctionDecl *Callee = Call->getDirectCallee();
+          OnlyIf && Callee && !WhenEmpty && !isa<CXXOperatorCallExpr>(Call))
+        if (std::optional<unsigned> I = OnlyIf(*Callee);
+            I && *I < Call->getNumArgs() && Call->getArg(*I) == Cur)
+          return true;
       return false;
     }
     if (const auto *If = dyn_cast<IfStmt>(P)) {

@@ -126,9 +126,14 @@ const clang::Expr *testedCallable(const clang::Expr &E,
 /// endsProcess). A branch that throws makes no assertion: a caller may catch
 /// the exception and go on, so that code treats an empty value as one that
 /// can occur.
+/// Likewise an assertion function's argument (`AssertIn(f != nullptr,
+/// "..")`), where OnlyIf gives the parameter a callee ends the process
+/// unless it is true (NeverReturns::returnsOnlyIf with Process).
 bool assertsNonEmpty(
     const clang::Expr &Test, clang::ParentMap &PM,
-    llvm::function_ref<bool(const clang::FunctionDecl &)> Terminates);
+    llvm::function_ref<bool(const clang::FunctionDecl &)> Terminates,
+    llvm::function_ref<std::optional<unsigned>(const clang::FunctionDecl &)>
+        OnlyIf = nullptr);
 
 /// Negates an atom.
 std::string negateAtom(llvm::StringRef Atom);

@@ -62,6 +62,12 @@ public:
   /// Whether Elt calls a function that never returns (a call, a
   /// construction, a destructor at a scope's end): the path ends there.
   virtual bool endsPath(const clang::CFGElement &Elt) { return false; }
+  /// The parameter a call's callee returns only when true (an assertion
+  /// function of the project's, NeverReturns::returnsOnlyIf): past the
+  /// call, the argument holds.
+  virtual std::optional<unsigned> returnsOnlyIf(const clang::FunctionDecl &) {
+    return std::nullopt;
+  }
   /// The state of a callable object of a class outside namespace std right
   /// after Construct, which passes no argument of its own.
   virtual Emptiness afterConstruction(const clang::CXXConstructExpr &) {
@@ -135,6 +141,10 @@ public:
   }
   bool endsPath(const clang::CFGElement &Elt) override {
     return Inner.endsPath(Elt);
+  }
+  std::optional<unsigned>
+  returnsOnlyIf(const clang::FunctionDecl &FD) override {
+    return Inner.returnsOnlyIf(FD);
   }
   Emptiness afterConstruction(const clang::CXXConstructExpr &CE) override {
     return Inner.afterConstruction(CE);

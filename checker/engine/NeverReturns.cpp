@@ -3,9 +3,11 @@
 #include "NeverReturns.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallVector.h"
+#include <utility>
 
 using namespace clang;
 
@@ -111,6 +113,18 @@ bool NeverReturns::ask(const FunctionDecl &FD, bool Process) {
 }
 
 bool NeverReturns::ofDefinition(const FunctionDecl &Def, bool Process) {
+  return !mayReturn(Def, Process, /*Falsified=*/nullptr);
+}
+
+/// Whether E is Param, read as it is.
+static bool isParam(const Expr *E, const ParmVarDecl &Param) {
+  const auto *Ref =
+      dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
+  return Ref && Ref->getDecl() == &Param;
+}
+
+bool NeverReturns::mayReturn(const FunctionDecl &Def, bool Process,
+                             const ParmVarDecl *Falsified) {
   CFG::BuildOptions Opts;
   // Destructors and temporaries' destructors run code too: a fatal log
   // message object that throws when it dies (`Fatal() << msg;`) ends the
@@ -121,7 +135,7 @@ bool NeverReturns::ofDefinition(const FunctionDecl &Def, bool Process) {
   std::unique_ptr<CFG> G =
       CFG::buildCFG(&Def, Def.getBody(), &Ctx, std::move(Opts));
   if (!G)
-    return false;
+    return true;
   // Does any path from the entry reach the exit by returning? A throw's edge
   // to the exit is the exception leaving, not a return; a block that calls
   // a function that never returns ends there (Clang's CFG already sends
@@ -141,14 +155,27 @@ bool NeverReturns::ofDefinition(const FunctionDecl &Def, bool Process) {
   while (!Work.empty()) {
     const CFGBlock *B = Work.pop_back_val();
     if (B == &Exit)
-      return false;
+      return true;
     // Clang marks the blocks of declared-noreturn calls, throwing or not.
     if (B->hasNoReturnElement() && !Process)
       continue;
     bool Stops = false, Throws = false;
     for (const CFGElement &Elt : *B) {
-      if (auto S = Elt.getAs<CFGStmt>())
+      if (auto S = Elt.getAs<CFGStmt>()) {
         Throws |= isa<CXXThrowExpr>(S->getStmt());
+        // Handed to an assertion function of its own, a false Falsified
+        // ends the path there too.
+        if (const auto *Call = dyn_cast<CallExpr>(S->getStmt());
+            Call && Falsified && !isa<CXXOperatorCallExpr>(Call)) {
+          if (const FunctionDecl *Callee = directCallee(*Call))
+            if (std::optional<unsigned> I = returnsOnlyIf(*Callee, Process);
+                I && *I < Call->getNumArgs() &&
+                isParam(Call->getArg(*I), *Falsified)) {
+              Stops = true;
+              break;
+            }
+        }
+      }
       if (stopsAt(Elt, Process)) {
         Stops = true;
         break;
@@ -156,17 +183,73 @@ bool NeverReturns::ofDefinition(const FunctionDecl &Def, bool Process) {
     }
     // A throw leaves the function, and the process goes on in a caller.
     if (Throws && Process && !Stops)
-      return false;
+      return true;
     if (Stops)
       continue;
+    // Where the block branches on Falsified itself, only its false side is
+    // taken: `if (!ok) Fail(msg);`, `ok ? (void)0 : Fail(msg)`, `if (ok)
+    // return;`.
+    int Only = -1;
+    if (Falsified && B->succ_size() == 2) {
+      const Expr *Cond = dyn_cast_or_null<Expr>(B->getTerminatorCondition());
+      if (Cond && isParam(Cond, *Falsified))
+        Only = 1;
+      else if (const auto *Not = dyn_cast_or_null<UnaryOperator>(
+                   Cond ? Cond->IgnoreParenImpCasts() : nullptr);
+               Not && Not->getOpcode() == UO_LNot &&
+               isParam(Not->getSubExpr(), *Falsified))
+        Only = 0;
+    }
+    unsigned Index = 0;
     for (const CFGBlock *Succ : B->succs()) {
-      if (!Succ || (Throws && Succ == &Exit))
+      bool Taken = Only < 0 || static_cast<int>(Index) == Only;
+      ++Index;
+      if (!Succ || !Taken || (Throws && Succ == &Exit))
         continue;
       if (Seen.insert(Succ).second)
         Work.push_back(Succ);
     }
   }
-  return true;
+  return false;
+}
+
+std::optional<unsigned> NeverReturns::returnsOnlyIf(const FunctionDecl &FD,
+                                                    bool Process) {
+  std::pair<const FunctionDecl *, unsigned> Key{FD.getCanonicalDecl(), Process};
+  if (auto It = OnlyIfCache.find(Key); It != OnlyIfCache.end())
+    return It->second;
+  // As for "never returns": functions that return nothing, with a visible,
+  // non-virtual definition in the project's code.
+  const FunctionDecl *Def = nullptr;
+  if (!FD.getReturnType()->isVoidType() || !FD.hasBody(Def) || !Def ||
+      Def->isDependentContext() ||
+      Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+    return OnlyIfCache[Key] = std::nullopt;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Def))
+    if (MD->isVirtual() && !MD->hasAttr<FinalAttr>() &&
+        !MD->getParent()->hasAttr<FinalAttr>())
+      return OnlyIfCache[Key] = std::nullopt;
+  if (OnlyIfInProgress.size() >= MaxNeverReturnsDepth ||
+      !OnlyIfInProgress.insert(Key.first).second)
+    return std::nullopt; // not cached: cut short, not an answer
+  std::optional<unsigned> Result;
+  bool Returns = false, Asked = false;
+  for (unsigned I = 0; I < Def->getNumParams() && !Result; ++I) {
+    const ParmVarDecl *P = Def->getParamDecl(I);
+    // A parameter the body may assign is not the value the caller passed.
+    if (!P->getType()->isBooleanType() || P->getType().isVolatileQualified() ||
+        ExprMutationAnalyzer(*Def->getBody(), Ctx).isMutated(P))
+      continue;
+    // One that never returns at all is no assertion of anything.
+    if (!std::exchange(Asked, true))
+      Returns = mayReturn(*Def, /*Process=*/false, /*Falsified=*/nullptr);
+    if (!Returns)
+      break;
+    if (!mayReturn(*Def, Process, P))
+      Result = I;
+  }
+  OnlyIfInProgress.erase(Key.first);
+  return OnlyIfCache[Key] = Result;
 }
 
 } // namespace wrapguard

@@ -19,6 +19,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include <functional>
+#include <optional>
 
 namespace clang {
 class CFGElement;
@@ -53,6 +54,17 @@ public:
   /// throws, which a caller may catch.
   bool endsProcess(const clang::FunctionDecl &FD);
 
+  /// The index of a `bool` parameter of FD that FD returns only when it is
+  /// true: on every path where it is false, FD's visible body ends in a call
+  /// that never returns (or passes it to such a function of its own). A
+  /// project's assertion function, `void Assert(bool ok, const std::string
+  /// &msg) { if (!ok) Fail(msg); }` with `Fail` exiting: past a call of it
+  /// its argument holds. Read from the body, never from a name.
+  /// With Process, on those paths FD ends the process (it neither returns
+  /// nor throws): an assertion, where a throw would be a test.
+  std::optional<unsigned> returnsOnlyIf(const clang::FunctionDecl &FD,
+                                        bool Process = false);
+
   /// The function a CFG element calls that never returns (a call, a
   /// construction, a destructor run at a scope's or a temporary's end), or
   /// null. With Process, one that ends the process.
@@ -63,6 +75,14 @@ private:
   /// The two questions share the walk: Process asks endsProcess.
   bool ask(const clang::FunctionDecl &FD, bool Process);
   bool ofDefinition(const clang::FunctionDecl &Def, bool Process);
+  /// Whether a path through Def's body returns, where Falsified (one of
+  /// its parameters, when given) is false.
+  bool mayReturn(const clang::FunctionDecl &Def, bool Process,
+                 const clang::ParmVarDecl *Falsified);
+  llvm::DenseMap<std::pair<const clang::FunctionDecl *, unsigned>,
+                 std::optional<unsigned>>
+      OnlyIfCache;
+  llvm::SmallPtrSet<const clang::FunctionDecl *, 8> OnlyIfInProgress;
 
   clang::ASTContext &Ctx;
   AssumeFn Assume;

@@ -74,6 +74,20 @@ void PolicyCallModel::transfer(const CFGElement &Elt, PathLattice &L,
     Env.assume(Env.arena().makeLiteral(false));
     return;
   }
+  // Past a call of an assertion function of the project's, what it was
+  // handed holds (`AssertIn(f != nullptr, "..")`): on the other paths the
+  // callee never returns. On a fork, as above.
+  if (auto S = Elt.getAs<CFGStmt>())
+    if (const auto *Call = dyn_cast<CallExpr>(S->getStmt());
+        Call && !isa<CXXOperatorCallExpr>(Call))
+      if (const FunctionDecl *Callee = Call->getDirectCallee())
+        if (std::optional<unsigned> I = Oracle.returnsOnlyIf(*Callee);
+            I && *I < Call->getNumArgs())
+          if (const auto *V = Env.get<BoolValue>(*Call->getArg(*I))) {
+            L.assume(V->formula(), true, Atoms);
+            Env = Env.fork();
+            Env.assume(V->formula());
+          }
   // A local's scope ends: nothing can name it again, so the state stops
   // carrying it (see DeadLocals.h).
   if (auto End = Elt.getAs<CFGLifetimeEnds>())

@@ -36,6 +36,10 @@ public:
   bool endsPath(const clang::CFGElement &Elt) override {
     return NoReturn.stopsAt(Elt) != nullptr;
   }
+  std::optional<unsigned>
+  returnsOnlyIf(const clang::FunctionDecl &FD) override {
+    return NoReturn.returnsOnlyIf(FD);
+  }
   Emptiness afterConstruction(const clang::CXXConstructExpr &CE) override {
     return Handles.afterConstruction(CE);
   }
@@ -60,6 +64,10 @@ public:
   /// Whether every call of FD ends the process (see NeverReturns.h).
   bool endsProcess(const clang::FunctionDecl &FD) {
     return NoReturn.endsProcess(FD);
+  }
+  /// The parameter FD ends the process unless it is true (NeverReturns.h).
+  std::optional<unsigned> endsProcessUnless(const clang::FunctionDecl &FD) {
+    return NoReturn.returnsOnlyIf(FD, /*Process=*/true);
   }
 
   /// Summary of a definition's returns; Unknown when not every return is

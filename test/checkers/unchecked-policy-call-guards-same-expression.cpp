@@ -47,19 +47,78 @@ struct Worker {
       reconfigure(scheduler);
       scheduler->cfg.initializer(id);
       // CHECK-NOTES: :[[@LINE-1]]:7: warning: call through possibly empty callable 'scheduler->cfg.initializer' [wrapguard-unchecked-policy-call]
-      // CHECK-NOTES: :[[@LINE-2]]:7: note: a value from 'Config::initializer' is checked for emptiness in 'Worker::start' ({{.*}}.cpp:29)
+      // CHECK-NOTES: :[[@LINE-2]]:7: note: a value from 'Config::initializer' is checked for emptiness in 'Worker::start' ({{.*}}.cpp:[[@LINE-21]])
       // CHECK-NOTES-STRICT: :[[@LINE-3]]:7: warning: call through possibly empty callable 'scheduler->cfg.initializer' [wrapguard-unchecked-policy-call]
-      // CHECK-NOTES-STRICT: :[[@LINE-4]]:7: note: a value from 'Config::initializer' is checked for emptiness in 'Worker::start' ({{.*}}.cpp:29)
+      // CHECK-NOTES-STRICT: :[[@LINE-4]]:7: note: a value from 'Config::initializer' is checked for emptiness in 'Worker::start' ({{.*}}.cpp:[[@LINE-23]])
     }
   }
   void start_other() {
     if (other->cfg.initializer)
       scheduler->cfg.initializer(id);
-    // CHECK-NOTES: :[[@LINE-1]]:7: warning: call through possibly empty callable 'scheduler->cfg.initializer' [wrapguard-unchecked-policy-call]
-    // CHECK-NOTES: :[[@LINE-2]]:7: note: check that 'scheduler->cfg.initializer' is not empty before this call, e.g. 'if (scheduler->cfg.initializer)'
-    // CHECK-NOTES: :[[@LINE-3]]:7: note: a value from 'Config::initializer' is checked for emptiness in 'Worker::start' ({{.*}}.cpp:29)
-    // CHECK-NOTES-STRICT: :[[@LINE-4]]:7: warning: call through possibly empty callable 'scheduler->cfg.initializer' [wrapguard-unchecked-policy-call]
-    // CHECK-NOTES-STRICT: :[[@LINE-5]]:7: note: check that 'scheduler->cfg.initializer' is not empty before this call, e.g. 'if (scheduler->cfg.initializer)'
-    // CHECK-NOTES-STRICT: :[[@LINE-6]]:7: note: a value from 'Config::initializer' is checked for emptiness in 'Worker::start' ({{.*}}.cpp:29)
+      // CHECK-NOTES: :[[@LINE-1]]:7: warning: call through possibly empty callable 'scheduler->cfg.initializer' [wrapguard-unchecked-policy-call]
+      // CHECK-NOTES: :[[@LINE-2]]:7: note: check that 'scheduler->cfg.initializer' is not empty before this call, e.g. 'if (scheduler->cfg.initializer)'
+      // CHECK-NOTES: :[[@LINE-3]]:7: note: a value from 'Config::initializer' is checked for emptiness in 'Worker::start' ({{.*}}.cpp:[[@LINE-31]])
+      // CHECK-NOTES-STRICT: :[[@LINE-4]]:7: warning: call through possibly empty callable 'scheduler->cfg.initializer' [wrapguard-unchecked-policy-call]
+      // CHECK-NOTES-STRICT: :[[@LINE-5]]:7: note: check that 'scheduler->cfg.initializer' is not empty before this call, e.g. 'if (scheduler->cfg.initializer)'
+      // CHECK-NOTES-STRICT: :[[@LINE-6]]:7: note: a value from 'Config::initializer' is checked for emptiness in 'Worker::start' ({{.*}}.cpp:[[@LINE-34]])
+  }
+};
+
+// Through a standard library's iterator (or smart pointer, or optional):
+// its `->` and `*` only observe the object, so `if (ite->cb)
+// (*ite->cb)(..);` tests and calls the same element (Livox-SDK's command
+// handler, over a std::list of commands whose default construction leaves
+// the callback empty). Moving the iterator in between, or not testing,
+// keeps the finding.
+#include <list>
+#include <memory>
+
+using CommandCallback = std::function<void(int)>;
+struct Command {
+  int handle = 0;
+  std::shared_ptr<CommandCallback> cb;
+};
+struct CommandHandler {
+  std::list<Command> commands;
+  void add_blank() { commands.push_back(Command()); }
+  void dispatch(int status) {
+    for (std::list<Command>::iterator ite = commands.begin();
+         ite != commands.end(); ++ite) {
+      if (ite->cb) {
+        (*ite->cb)(status); // no-warning
+      }
+    }
+  }
+  void dispatch_star(int status) {
+    for (auto ite = commands.begin(); ite != commands.end(); ++ite)
+      if ((*ite).cb)
+        (*(*ite).cb)(status); // no-warning
+  }
+  void dispatch_advanced(int status) {
+    for (auto ite = commands.begin(); ite != commands.end(); ++ite)
+      if (ite->cb && ite != commands.end()) {
+        ++ite;
+        (*ite->cb)(status);
+        // CHECK-NOTES: :[[@LINE-1]]:11: warning: call through possibly empty callable 'ite->cb' [wrapguard-unchecked-policy-call]
+        // CHECK-NOTES: :[[@LINE-2]]:11: note: check that 'ite->cb' is not empty before this call, e.g. 'if (ite->cb)'
+        // CHECK-NOTES: :[[@LINE-3]]:11: note: 'Command::cb' is not set by the only construction of 'Command' in the project
+        // CHECK-NOTES: :[[@LINE-4]]:11: note: 'Command' is constructed with 'Command{}', which leaves 'Command::cb' empty, in 'CommandHandler::add_blank' ({{.*}}.cpp:[[@LINE-22]])
+        // CHECK-NOTES-STRICT: :[[@LINE-5]]:11: warning: call through possibly empty callable 'ite->cb' [wrapguard-unchecked-policy-call]
+        // CHECK-NOTES-STRICT: :[[@LINE-6]]:11: note: check that 'ite->cb' is not empty before this call, e.g. 'if (ite->cb)'
+        // CHECK-NOTES-STRICT: :[[@LINE-7]]:11: note: 'Command::cb' is not set by the only construction of 'Command' in the project
+        // CHECK-NOTES-STRICT: :[[@LINE-8]]:11: note: 'Command' is constructed with 'Command{}', which leaves 'Command::cb' empty, in 'CommandHandler::add_blank' ({{.*}}.cpp:[[@LINE-26]])
+      }
+  }
+  void dispatch_unchecked(int status) {
+    for (auto ite = commands.begin(); ite != commands.end(); ++ite)
+      (*ite->cb)(status);
+      // CHECK-NOTES: :[[@LINE-1]]:9: warning: call through possibly empty callable 'ite->cb' [wrapguard-unchecked-policy-call]
+      // CHECK-NOTES: :[[@LINE-2]]:9: note: check that 'ite->cb' is not empty before this call, e.g. 'if (ite->cb)'
+      // CHECK-NOTES: :[[@LINE-3]]:9: note: 'Command::cb' is not set by the only construction of 'Command' in the project
+      // CHECK-NOTES: :[[@LINE-4]]:9: note: 'Command' is constructed with 'Command{}', which leaves 'Command::cb' empty, in 'CommandHandler::add_blank' ({{.*}}.cpp:[[@LINE-35]])
+      // CHECK-NOTES-STRICT: :[[@LINE-5]]:9: warning: call through possibly empty callable 'ite->cb' [wrapguard-unchecked-policy-call]
+      // CHECK-NOTES-STRICT: :[[@LINE-6]]:9: note: check that 'ite->cb' is not empty before this call, e.g. 'if (ite->cb)'
+      // CHECK-NOTES-STRICT: :[[@LINE-7]]:9: note: 'Command::cb' is not set by the only construction of 'Command' in the project
+      // CHECK-NOTES-STRICT: :[[@LINE-8]]:9: note: 'Command' is constructed with 'Command{}', which leaves 'Command::cb' empty, in 'CommandHandler::add_blank' ({{.*}}.cpp:[[@LINE-39]])
   }
 };

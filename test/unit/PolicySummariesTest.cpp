@@ -362,3 +362,56 @@ TEST(PolicySummariesTest, PredicatesOfEarlyExitsTestTheirMembersPartly) {
 
 } // namespace
 } // namespace wrapguard
+
+namespace wrapguard {
+namespace {
+
+TEST(PolicySummariesTest, AssertionFunctionsReturnOnlyIfTheirParameterHolds) {
+  auto AST = test::parse(R"cc(
+    #include <cstdio>
+    #include <cstdlib>
+    #include <stdexcept>
+    void fail(const char *m) { printf("%s", m); exit(1); }
+    void raise(const char *m) { throw std::runtime_error(m); }
+    void assert_in(int level, bool ok, const char *m) { if (!ok) fail(m); }
+    void expect(bool ok) { if (ok) return; abort(); }
+    void ensure(bool ok) { if (!ok) raise("x"); }
+    void chained(bool ok) { assert_in(0, ok, "chained"); }
+    void ternary(bool ok) { ok ? (void)0 : fail("t"); }
+    void logs(bool ok) { if (!ok) printf("warn"); }
+    void flips(bool ok) { ok = !ok; if (ok) exit(1); }
+    void other(bool ok, bool other) { if (!other) fail("o"); }
+    void always(bool ok) { fail("always"); }
+    bool returns_value(bool ok) { if (!ok) fail("v"); return ok; }
+    struct C { virtual void require(bool ok) { if (!ok) abort(); } };
+  )cc");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  AnalysisOptions Opts;
+  CallableTypes Types(Opts.NullableCallableTypes, Opts.InvokeMethods);
+  PolicySummaries Summaries(Ctx, Opts, Types);
+  // Name -> the parameter, -1 for none; then with the process ended.
+  std::map<std::string, std::pair<int, int>> Got;
+  for (const BoundNodes &N :
+       match(functionDecl(isDefinition(), isExpansionInMainFile(),
+                          unless(isImplicit()))
+                 .bind("f"),
+             Ctx)) {
+    const auto *F = N.getNodeAs<FunctionDecl>("f");
+    std::optional<unsigned> Any = Summaries.returnsOnlyIf(*F);
+    std::optional<unsigned> Ends = Summaries.endsProcessUnless(*F);
+    Got[F->getNameAsString()] = {Any ? static_cast<int>(*Any) : -1,
+                                 Ends ? static_cast<int>(*Ends) : -1};
+  }
+  std::map<std::string, std::pair<int, int>> Expected = {
+      {"fail", {-1, -1}},    {"raise", {-1, -1}},  {"assert_in", {1, 1}},
+      {"expect", {0, 0}},    {"ensure", {0, -1}},  {"chained", {0, 0}},
+      {"ternary", {0, 0}},   {"logs", {-1, -1}},   {"flips", {-1, -1}},
+      {"other", {1, 1}},     {"always", {-1, -1}}, {"returns_value", {-1, -1}},
+      {"require", {-1, -1}},
+  };
+  EXPECT_EQ(Got, Expected);
+}
+
+} // namespace
+} // namespace wrapguard
