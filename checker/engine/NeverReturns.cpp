@@ -64,6 +64,20 @@ static bool cannotThrow(const FunctionDecl &FD) {
   return Proto && Proto->isNothrow(/*ResultIfDependent=*/false);
 }
 
+const FunctionDecl *NeverReturns::definitionToRead(const FunctionDecl &FD) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD.getReturnType()->isVoidType() || !FD.hasBody(Def) || !Def ||
+      Def->isDependentContext() ||
+      Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+    return nullptr;
+  // Callers may reach an override.
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Def))
+    if (MD->isVirtual() && !MD->hasAttr<FinalAttr>() &&
+        !MD->getParent()->hasAttr<FinalAttr>())
+      return nullptr;
+  return Def;
+}
+
 bool NeverReturns::ask(const FunctionDecl &FD, bool Process) {
   // Asked at every call the engine meets: the answer for each declaration
   // is kept, negative ones included.
@@ -88,14 +102,9 @@ bool NeverReturns::ask(const FunctionDecl &FD, bool Process) {
     Assumed.insert(Key);
     return Answers[Key] = true;
   }
-  if (!FD.getReturnType()->isVoidType() || !FD.hasBody(Def) || !Def ||
-      Def->isDependentContext() ||
-      Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+  Def = definitionToRead(FD);
+  if (!Def)
     return Answers[Key] = false;
-  if (const auto *MD = dyn_cast<CXXMethodDecl>(Def))
-    if (MD->isVirtual() && !MD->hasAttr<FinalAttr>() &&
-        !MD->getParent()->hasAttr<FinalAttr>())
-      return Answers[Key] = false; // Callers may reach an override.
   if (InProgress.size() >= MaxNeverReturnsDepth || InProgress.count(Key)) {
     Truncated = true;
     return false;
@@ -218,33 +227,24 @@ std::optional<unsigned> NeverReturns::returnsOnlyIf(const FunctionDecl &FD,
   std::pair<const FunctionDecl *, unsigned> Key{FD.getCanonicalDecl(), Process};
   if (auto It = OnlyIfCache.find(Key); It != OnlyIfCache.end())
     return It->second;
-  // As for "never returns": functions that return nothing, with a visible,
-  // non-virtual definition in the project's code.
-  const FunctionDecl *Def = nullptr;
-  if (!FD.getReturnType()->isVoidType() || !FD.hasBody(Def) || !Def ||
-      Def->isDependentContext() ||
-      Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+  // The definitions "never returns" reads.
+  const FunctionDecl *Def = definitionToRead(FD);
+  if (!Def)
     return OnlyIfCache[Key] = std::nullopt;
-  if (const auto *MD = dyn_cast<CXXMethodDecl>(Def))
-    if (MD->isVirtual() && !MD->hasAttr<FinalAttr>() &&
-        !MD->getParent()->hasAttr<FinalAttr>())
-      return OnlyIfCache[Key] = std::nullopt;
+  // One that never returns at all is no assertion of anything (the answer
+  // "never returns" keeps).
+  if ((*this)(FD))
+    return OnlyIfCache[Key] = std::nullopt;
   if (OnlyIfInProgress.size() >= MaxNeverReturnsDepth ||
       !OnlyIfInProgress.insert(Key.first).second)
     return std::nullopt; // not cached: cut short, not an answer
   std::optional<unsigned> Result;
-  bool Returns = false, Asked = false;
   for (unsigned I = 0; I < Def->getNumParams() && !Result; ++I) {
     const ParmVarDecl *P = Def->getParamDecl(I);
     // A parameter the body may assign is not the value the caller passed.
     if (!P->getType()->isBooleanType() || P->getType().isVolatileQualified() ||
         ExprMutationAnalyzer(*Def->getBody(), Ctx).isMutated(P))
       continue;
-    // One that never returns at all is no assertion of anything.
-    if (!std::exchange(Asked, true))
-      Returns = mayReturn(*Def, /*Process=*/false, /*Falsified=*/nullptr);
-    if (!Returns)
-      break;
     if (!mayReturn(*Def, Process, P))
       Result = I;
   }

@@ -75,6 +75,12 @@ private:
   /// The two questions share the walk: Process asks endsProcess.
   bool ask(const clang::FunctionDecl &FD, bool Process);
   bool ofDefinition(const clang::FunctionDecl &Def, bool Process);
+  /// FD's definition when it is one these questions read: returning
+  /// nothing (a function that returns a value has a reason to), visible,
+  /// not a template pattern, not in a system header (whose functions say
+  /// so in their declarations), and no virtual method an override may
+  /// replace; else null.
+  const clang::FunctionDecl *definitionToRead(const clang::FunctionDecl &FD);
   /// Whether a path through Def's body returns, where Falsified (one of
   /// its parameters, when given) is false.
   bool mayReturn(const clang::FunctionDecl &Def, bool Process,

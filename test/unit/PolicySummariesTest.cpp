@@ -15,6 +15,16 @@ namespace {
 using namespace clang;
 using namespace clang::ast_matchers;
 
+/// The summaries of a parsed snippet, with the default options.
+struct DefaultSummaries {
+  explicit DefaultSummaries(ASTContext &Ctx)
+      : Types(Opts.NullableCallableTypes, Opts.InvokeMethods),
+        Summaries(Ctx, Opts, Types) {}
+  AnalysisOptions Opts;
+  CallableTypes Types;
+  PolicySummaries Summaries;
+};
+
 TEST(PolicySummariesTest, PointerAccessorsReturnOneMemberAndWriteNothing) {
   auto AST = test::parse(R"cc(
     struct T { int x; };
@@ -35,9 +45,8 @@ TEST(PolicySummariesTest, PointerAccessorsReturnOneMemberAndWriteNothing) {
   )cc");
   ASSERT_TRUE(AST);
   ASTContext &Ctx = AST->getASTContext();
-  AnalysisOptions Opts;
-  CallableTypes Types(Opts.NullableCallableTypes, Opts.InvokeMethods);
-  PolicySummaries Summaries(Ctx, Opts, Types);
+  DefaultSummaries D(Ctx);
+  PolicySummaries &Summaries = D.Summaries;
   std::map<std::string, bool> Got;
   for (const BoundNodes &N :
        match(cxxMethodDecl(isDefinition(), unless(isImplicit()),
@@ -67,9 +76,8 @@ std::map<std::string, std::string> perMatchedMethod(
   if (!AST)
     return Got;
   ASTContext &Ctx = AST->getASTContext();
-  AnalysisOptions Opts;
-  CallableTypes Types(Opts.NullableCallableTypes, Opts.InvokeMethods);
-  PolicySummaries Summaries(Ctx, Opts, Types);
+  DefaultSummaries D(Ctx);
+  PolicySummaries &Summaries = D.Summaries;
   for (const BoundNodes &N : match(Matcher, Ctx)) {
     const auto *M = N.getNodeAs<CXXMethodDecl>("m");
     Got[Name(*M)] = Describe(Summaries, *M);
@@ -387,9 +395,8 @@ TEST(PolicySummariesTest, AssertionFunctionsReturnOnlyIfTheirParameterHolds) {
   )cc");
   ASSERT_TRUE(AST);
   ASTContext &Ctx = AST->getASTContext();
-  AnalysisOptions Opts;
-  CallableTypes Types(Opts.NullableCallableTypes, Opts.InvokeMethods);
-  PolicySummaries Summaries(Ctx, Opts, Types);
+  DefaultSummaries D(Ctx);
+  PolicySummaries &Summaries = D.Summaries;
   // Name -> the parameter, -1 for none; then with the process ended.
   std::map<std::string, std::pair<int, int>> Got;
   for (const BoundNodes &N :
