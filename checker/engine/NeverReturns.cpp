@@ -132,6 +132,32 @@ static bool isParam(const Expr *E, const ParmVarDecl &Param) {
   return Ref && Ref->getDecl() == &Param;
 }
 
+/// Whether Cond tests Param's truth, and which way: 1 when Cond is true
+/// exactly when Param is (`ok`, `ok != 0`), 0 when exactly when it is false
+/// (`!ok`, `ok == 0`), -1 when it is no such test.
+static int truthOf(const Expr *Cond, const ParmVarDecl &Param) {
+  if (!Cond)
+    return -1;
+  if (isParam(Cond, Param))
+    return 1;
+  Cond = Cond->IgnoreParenImpCasts();
+  if (const auto *Not = dyn_cast<UnaryOperator>(Cond);
+      Not && Not->getOpcode() == UO_LNot)
+    return isParam(Not->getSubExpr(), Param) ? 0 : -1;
+  const auto *Cmp = dyn_cast<BinaryOperator>(Cond);
+  if (!Cmp || !Cmp->isEqualityOp())
+    return -1;
+  auto IsZero = [](const Expr *E) {
+    const auto *Lit = dyn_cast<IntegerLiteral>(E->IgnoreParenImpCasts());
+    return Lit && Lit->getValue().isZero();
+  };
+  bool Eq = Cmp->getOpcode() == BO_EQ;
+  if ((isParam(Cmp->getLHS(), Param) && IsZero(Cmp->getRHS())) ||
+      (isParam(Cmp->getRHS(), Param) && IsZero(Cmp->getLHS())))
+    return Eq ? 0 : 1;
+  return -1;
+}
+
 bool NeverReturns::mayReturn(const FunctionDecl &Def, bool Process,
                              const ParmVarDecl *Falsified) {
   CFG::BuildOptions Opts;
@@ -197,18 +223,14 @@ bool NeverReturns::mayReturn(const FunctionDecl &Def, bool Process,
       continue;
     // Where the block branches on Falsified itself, only its false side is
     // taken: `if (!ok) Fail(msg);`, `ok ? (void)0 : Fail(msg)`, `if (ok)
-    // return;`.
+    // return;`, `if (ok == 0) abort();`. The successors are the true side,
+    // then the false one.
     int Only = -1;
-    if (Falsified && B->succ_size() == 2) {
-      const Expr *Cond = dyn_cast_or_null<Expr>(B->getTerminatorCondition());
-      if (Cond && isParam(Cond, *Falsified))
-        Only = 1;
-      else if (const auto *Not = dyn_cast_or_null<UnaryOperator>(
-                   Cond ? Cond->IgnoreParenImpCasts() : nullptr);
-               Not && Not->getOpcode() == UO_LNot &&
-               isParam(Not->getSubExpr(), *Falsified))
-        Only = 0;
-    }
+    if (Falsified && B->succ_size() == 2)
+      if (int Truth = truthOf(
+              dyn_cast_or_null<Expr>(B->getTerminatorCondition()), *Falsified);
+          Truth >= 0)
+        Only = Truth;
     unsigned Index = 0;
     for (const CFGBlock *Succ : B->succs()) {
       bool Taken = Only < 0 || static_cast<int>(Index) == Only;
@@ -242,7 +264,10 @@ std::optional<unsigned> NeverReturns::returnsOnlyIf(const FunctionDecl &FD,
   for (unsigned I = 0; I < Def->getNumParams() && !Result; ++I) {
     const ParmVarDecl *P = Def->getParamDecl(I);
     // A parameter the body may assign is not the value the caller passed.
-    if (!P->getType()->isBooleanType() || P->getType().isVolatileQualified() ||
+    // An integer read as a truth value is a C-style flag (the transfer
+    // takes the truth of a condition converted to it).
+    if (!P->getType()->isIntegralType(Ctx) ||
+        P->getType().isVolatileQualified() ||
         ExprMutationAnalyzer(*Def->getBody(), Ctx).isMutated(P))
       continue;
     if (!mayReturn(*Def, Process, P))

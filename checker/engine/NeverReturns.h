@@ -59,7 +59,10 @@ public:
   /// that never returns (or passes it to such a function of its own). A
   /// project's assertion function, `void Assert(bool ok, const std::string
   /// &msg) { if (!ok) Fail(msg); }` with `Fail` exiting: past a call of it
-  /// its argument holds. Read from the body, never from a name.
+  /// its argument holds. An integer parameter read as a truth value (`void
+  /// check(int ok) { if (!ok) abort(); }`, or `ok == 0`, in C-style code)
+  /// counts too: a condition handed to it is its truth. Read from the body,
+  /// never from a name.
   /// With Process, on those paths FD ends the process (it neither returns
   /// nor throws): an assertion, where a throw would be a test.
   std::optional<unsigned> returnsOnlyIf(const clang::FunctionDecl &FD,

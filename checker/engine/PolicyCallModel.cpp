@@ -48,6 +48,18 @@ PolicyCallModel::PolicyCallModel(ASTContext &Ctx, Environment &Env,
       });
 }
 
+/// The expression whose truth an assertion function's parameter I takes:
+/// the argument, or the condition that was converted to an integer for it
+/// (`check(f != nullptr)` with `void check(int ok)`).
+static const Expr *truthArgument(const CallExpr &Call, unsigned I) {
+  const Expr *Arg = Call.getArg(I);
+  if (const auto *Cast = dyn_cast<ImplicitCastExpr>(Arg->IgnoreParens());
+      Cast && Cast->getCastKind() == CK_IntegralCast &&
+      Cast->getSubExpr()->getType()->isBooleanType())
+    return Cast->getSubExpr();
+  return Arg;
+}
+
 void PolicyCallModel::transfer(const CFGElement &Elt, PathLattice &L,
                                Environment &Env) {
   if (auto S = Elt.getAs<CFGStmt>()) {
@@ -83,7 +95,7 @@ void PolicyCallModel::transfer(const CFGElement &Elt, PathLattice &L,
       if (const FunctionDecl *Callee = Call->getDirectCallee())
         if (std::optional<unsigned> I = Oracle.returnsOnlyIf(*Callee);
             I && *I < Call->getNumArgs())
-          if (const auto *V = Env.get<BoolValue>(*Call->getArg(*I))) {
+          if (const auto *V = Env.get<BoolValue>(*truthArgument(*Call, *I))) {
             L.assume(V->formula(), true, Atoms);
             Env = Env.fork();
             Env.assume(V->formula());

@@ -9,8 +9,11 @@
 // parameter a function returns only with, if any, is read from its body:
 // on every path where the parameter is false the body ends in a call that
 // never returns, or hands it to another such function; it never assigns
-// it. A function that only logs, that may assign its parameter, or that a
-// virtual call may replace is no assertion. An assertion that ends the
+// it. C-style code passes the condition as an integer (`void check(int
+// ok)`, tested as `!ok` or `ok == 0`); its truth is the condition's. A
+// function that only logs, that may assign its parameter, that tests it for
+// something other than its truth, or that a virtual call may replace is no
+// assertion. An assertion that ends the
 // process states the project's contract, not that the value may be empty
 // (no belief, as for `assert`); one that throws is a test a caller may
 // catch, so elsewhere it is belief.
@@ -57,6 +60,20 @@ static void Flip(bool ok) {
   if (ok)
     exit(1);
 }
+static void CheckInt(int ok, const char *what) {
+  if (!ok) {
+    fprintf(stderr, "%s\n", what);
+    abort();
+  }
+}
+static void CheckZero(long ok) {
+  if (ok == 0)
+    ErrorIn("zero");
+}
+static void CheckNonNegative(int n) {
+  if (n < 0)
+    abort();
+}
 struct Checker {
   virtual void require(bool ok) {
     if (!ok)
@@ -89,6 +106,16 @@ void gemm_ensure(int type, const void *b, float *out, int n) {
 void run_hook(std::function<void(int)> hook, int step) {
   AssertIn(static_cast<bool>(hook), "no hook");
   hook(step); // no-warning
+}
+void gemm_int(int type, const void *b, float *out, int n) {
+  ToFloat toFloat = type_to_float(type);
+  CheckInt(toFloat != nullptr, "cannot convert");
+  toFloat(b, out, n); // no-warning
+}
+void gemm_zero(int type, const void *b, float *out, int n) {
+  ToFloat toFloat = type_to_float(type);
+  CheckZero(!!toFloat);
+  toFloat(b, out, n); // no-warning
 }
 
 // The true neighbours.
@@ -127,6 +154,15 @@ void gemm_other(int type, const void *b, float *out, int n, float *scale) {
   // CHECK-NOTES-STRICT: :[[@LINE-3]]:3: warning: call through possibly empty callable 'toFloat' [wrapguard-unchecked-policy-call]
   // CHECK-NOTES-STRICT: :[[@LINE-6]]:21: note: 'toFloat' comes from 'type_to_float', which may return an empty callable
 }
+void gemm_non_negative(int type, const void *b, float *out, int n) {
+  ToFloat toFloat = type_to_float(type);
+  CheckNonNegative(toFloat != nullptr);
+  toFloat(b, out, n);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: call through possibly empty callable 'toFloat' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-4]]:21: note: 'toFloat' comes from 'type_to_float', which may return an empty callable
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:3: warning: call through possibly empty callable 'toFloat' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-6]]:21: note: 'toFloat' comes from 'type_to_float', which may return an empty callable
+}
 void gemm_virtual(Checker &c, int type, const void *b, float *out, int n) {
   ToFloat toFloat = type_to_float(type);
   c.require(toFloat != nullptr);
@@ -145,6 +181,11 @@ Handler find_other(int kind);
 void handle_asserted(int kind) {
   Handler h = find(kind);
   AssertIn(h != nullptr, "no handler");
+  h(kind); // no-warning
+}
+void handle_checked(int kind) {
+  Handler h = find(kind);
+  CheckInt(h != nullptr, "no handler");
   h(kind); // no-warning
 }
 void handle(int kind) {

@@ -392,6 +392,11 @@ TEST(PolicySummariesTest, AssertionFunctionsReturnOnlyIfTheirParameterHolds) {
     void always(bool ok) { fail("always"); }
     bool returns_value(bool ok) { if (!ok) fail("v"); return ok; }
     struct C { virtual void require(bool ok) { if (!ok) abort(); } };
+    void check_int(int ok) { if (!ok) abort(); }
+    void check_zero(long ok) { if (ok == 0) fail("z"); }
+    void check_zero_left(int ok) { if (0 != ok) return; abort(); }
+    void check_sign(int n) { if (n < 0) abort(); }
+    void check_one(int ok) { if (ok == 1) return; abort(); }
   )cc");
   ASSERT_TRUE(AST);
   ASTContext &Ctx = AST->getASTContext();
@@ -411,11 +416,15 @@ TEST(PolicySummariesTest, AssertionFunctionsReturnOnlyIfTheirParameterHolds) {
                                  Ends ? static_cast<int>(*Ends) : -1};
   }
   std::map<std::string, std::pair<int, int>> Expected = {
-      {"fail", {-1, -1}},    {"raise", {-1, -1}},  {"assert_in", {1, 1}},
-      {"expect", {0, 0}},    {"ensure", {0, -1}},  {"chained", {0, 0}},
-      {"ternary", {0, 0}},   {"logs", {-1, -1}},   {"flips", {-1, -1}},
-      {"other", {1, 1}},     {"always", {-1, -1}}, {"returns_value", {-1, -1}},
-      {"require", {-1, -1}},
+      {"fail", {-1, -1}},       {"raise", {-1, -1}},
+      {"assert_in", {1, 1}},    {"expect", {0, 0}},
+      {"ensure", {0, -1}},      {"chained", {0, 0}},
+      {"ternary", {0, 0}},      {"logs", {-1, -1}},
+      {"flips", {-1, -1}},      {"other", {1, 1}},
+      {"always", {-1, -1}},     {"returns_value", {-1, -1}},
+      {"require", {-1, -1}},    {"check_int", {0, 0}},
+      {"check_zero", {0, 0}},   {"check_zero_left", {0, 0}},
+      {"check_sign", {-1, -1}}, {"check_one", {-1, -1}},
   };
   EXPECT_EQ(Got, Expected);
 }
