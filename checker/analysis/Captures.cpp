@@ -24,10 +24,15 @@ static const FunctionDecl *enclosingFunction(const CXXRecordDecl &RD) {
 namespace {
 
 /// Lambdas stored in a local (`auto run = [&f] { f(); };`) that the
-/// function only calls: for what they capture by reference, the state that
-/// matters is the one where they are called.
+/// function only calls, or hands whole to a call (`std::thread t(run);`,
+/// `pool.submit(run)`): for what they capture by reference, the state that
+/// matters is the one where they are called, or where they are handed on
+/// (for a variable nothing writes after its initialisation, which then
+/// holds the same value whenever the lambda runs).
 class LocalLambdas : public RecursiveASTVisitor<LocalLambdas> {
 public:
+  explicit LocalLambdas(ParentMap &Parents) : Parents(Parents) {}
+
   bool VisitVarDecl(VarDecl *V) {
     if (const auto *L = dyn_cast_or_null<LambdaExpr>(stripNoise(V->getInit())))
       Holder[V] = L;
@@ -73,16 +78,76 @@ public:
   /// MemberExpr).
   llvm::DenseMap<const Expr *, const Expr *> InitCaptures;
 
-  /// The lambdas whose holder is used only to call them.
-  llvm::DenseMap<const VarDecl *, const LambdaExpr *> onlyCalled() const {
+  /// The lambdas whose holder is used only to call them or to hand them
+  /// on (HandOffs then names the calls that take them).
+  llvm::DenseMap<const VarDecl *, const LambdaExpr *> onlyCalled() {
     llvm::DenseMap<const VarDecl *, const LambdaExpr *> Out = Holder;
-    for (const DeclRefExpr *DRE : Uses)
-      if (!CallUses.count(DRE))
-        Out.erase(dyn_cast<VarDecl>(DRE->getDecl()));
+    for (const DeclRefExpr *DRE : Uses) {
+      const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+      auto It = Out.find(V);
+      if (It == Out.end() || CallUses.count(DRE))
+        continue;
+      if (const Expr *Taker = handedTo(*DRE, *It->second))
+        HandOffs[Taker] = V;
+      else
+        Out.erase(It);
+    }
+    for (auto It = HandOffs.begin(); It != HandOffs.end();) {
+      auto Next = std::next(It);
+      if (!Out.count(It->second))
+        HandOffs.erase(It);
+      It = Next;
+    }
     return Out;
   }
 
+  /// The calls and constructions that take a holder above whole, with it.
+  llvm::DenseMap<const Expr *, const VarDecl *> HandOffs;
+
 private:
+  /// The call or construction (of another class) that Use, a holder of L,
+  /// is an argument of, copied, moved or bound to a reference on the way;
+  /// null for any other use (an assignment, a return, a member access).
+  const Expr *handedTo(const DeclRefExpr &Use, const LambdaExpr &L) {
+    const Stmt *Cur = &Use;
+    for (const Stmt *P = Parents.getParent(Cur); P;
+         Cur = P, P = Parents.getParent(P)) {
+      if (isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr,
+              ParenExpr>(P))
+        continue;
+      if (const auto *CE = dyn_cast<CXXConstructExpr>(P)) {
+        // A copy or move of the lambda itself.
+        if (CE->getConstructor()->getParent() == L.getLambdaClass())
+          continue;
+      }
+      if (const auto *Call = dyn_cast<CallExpr>(P))
+        if (const FunctionDecl *FD = Call->getDirectCallee();
+            FD && FD->isInStdNamespace() && FD->getIdentifier() &&
+            FD->getName() == "move" && Call->getNumArgs() == 1)
+          continue;
+      const Expr *Taker = dyn_cast<Expr>(P);
+      bool Takes = false;
+      if (const auto *Call = dyn_cast_or_null<CallExpr>(Taker))
+        Takes = llvm::is_contained(Call->arguments(), Cur) &&
+                !isa<CXXOperatorCallExpr>(Call);
+      else if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(Taker))
+        Takes = llvm::is_contained(CE->arguments(), Cur);
+      return Takes && !returned(*Taker) ? Taker : nullptr;
+    }
+    return nullptr;
+  }
+
+  /// Whether E's value is what the function returns (`return call;` as a
+  /// `std::function`, `return pool.submit(run);`): the lambda outlives the
+  /// locals it refers to, and no state here says what it reads.
+  bool returned(const Expr &E) {
+    const Stmt *P = Parents.getParent(&E);
+    while (P && isa<Expr>(P))
+      P = Parents.getParent(P);
+    return P && isa<ReturnStmt>(P);
+  }
+
+  ParentMap &Parents;
   llvm::DenseMap<const VarDecl *, const LambdaExpr *> Holder;
   llvm::SmallPtrSet<const DeclRefExpr *, 8> CallUses;
   std::vector<const DeclRefExpr *> Uses;
@@ -117,7 +182,7 @@ void Captures::analyse(const FunctionDecl &Enclosing) {
   const FunctionDecl *Def = nullptr;
   if (!Enclosing.hasBody(Def) || !Def || Def->isDependentContext())
     return;
-  LocalLambdas Locals;
+  LocalLambdas Locals(parentsOf(*Def));
   Locals.TraverseStmt(Def->getBody());
   auto Called = Locals.onlyCalled();
   InitStates.clear();
@@ -149,8 +214,12 @@ void Captures::analyse(const FunctionDecl &Enclosing) {
             OC && OC->getOperator() == OO_Call && OC->getNumArgs() > 0
                 ? dyn_cast<DeclRefExpr>(stripNoise(OC->getArg(0)))
                 : nullptr;
-        auto It =
-            DRE ? Called.find(dyn_cast<VarDecl>(DRE->getDecl())) : Called.end();
+        const VarDecl *Holder =
+            DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+        if (const auto *E = dyn_cast<Expr>(S->getStmt()); E && !Holder)
+          if (auto HIt = Locals.HandOffs.find(E); HIt != Locals.HandOffs.end())
+            Holder = HIt->second;
+        auto It = Holder ? Called.find(Holder) : Called.end();
         if (It == Called.end())
           return;
         PerLambda &Vars = AtCalls[It->second->getLambdaClass()];
@@ -174,11 +243,20 @@ void Captures::analyse(const FunctionDecl &Enclosing) {
     llvm::consumeError(std::move(Err));
     return;
   }
+  // A lambda handed on runs later: what it captures by reference holds its
+  // state at the hand-off only if nothing writes it after that.
+  llvm::SmallPtrSet<const CXXRecordDecl *, 4> HandedOn;
+  for (const auto &[Taker, Holder] : Locals.HandOffs)
+    HandedOn.insert(Called.lookup(Holder)->getLambdaClass());
   for (auto &[Class, Vars] : AtCalls)
     for (auto &[V, AtCall] : Vars) {
       auto It = States[Class].find(V);
-      if (It != States[Class].end())
-        It->second.State = AtCall.State;
+      if (It == States[Class].end())
+        continue;
+      It->second.State = HandedOn.count(Class) &&
+                                 writtenIn(*Def->getBody(), *V, parentsOf(*Def))
+                             ? Emptiness::Unknown
+                             : AtCall.State;
     }
 }
 

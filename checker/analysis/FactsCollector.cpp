@@ -37,6 +37,30 @@ std::string ownerName(const FunctionDecl &FD) {
   return Named == &FD ? Name : "lambda in " + Name;
 }
 
+/// The signature a function pointer of type FT calls, as the facts key
+/// it: return and parameter types, canonical, without the exception
+/// specification a pointer conversion drops (`int(Plugin *)`).
+std::string signatureOf(const FunctionProtoType &FT, const ASTContext &Ctx) {
+  PrintingPolicy Policy(Ctx.getLangOpts());
+  std::string Out =
+      FT.getReturnType().getCanonicalType().getAsString(Policy) + "(";
+  for (unsigned I = 0; I < FT.getNumParams(); ++I)
+    Out += (I ? "," : "") +
+           FT.getParamType(I).getCanonicalType().getAsString(Policy);
+  return Out + (FT.isVariadic() ? ",...)" : ")");
+}
+
+/// The class a pointer or a non-const lvalue reference of type T lets its
+/// holder write (`Plugin *`, `Plugin &`); null for const and for others.
+const CXXRecordDecl *writableClass(QualType T) {
+  QualType Pointee;
+  if (T->isPointerType() || T->isLValueReferenceType())
+    Pointee = T->getPointeeType();
+  if (Pointee.isNull() || Pointee.isConstQualified())
+    return nullptr;
+  return Pointee->getAsCXXRecordDecl();
+}
+
 /// What every walker of one TU shares.
 struct Collector {
   ASTContext &Ctx;
@@ -86,6 +110,48 @@ struct Collector {
     S.Index = F.getFieldIndex();
     return &S;
   }
+
+  /// Calls Visit with the facts of RD and of the classes an object of RD
+  /// holds as members or bases (a few levels down), each that declares a
+  /// callable field: what writes an RD object may write theirs.
+  void forClassesHeld(const CXXRecordDecl &RD,
+                      llvm::function_ref<void(SourceFacts &)> Visit,
+                      unsigned Depth = 0) {
+    const CXXRecordDecl *Def = RD.getDefinition();
+    if (!Def || Depth > 3 || !isUser(*Def))
+      return;
+    if (Cs.hasCallableFields(*Def))
+      if (std::optional<std::string> Key = classKey(*Def))
+        Visit(
+            Out.get(*Key, SourceKind::Class, Def->getQualifiedNameAsString()));
+    for (const FieldDecl *F : Def->fields())
+      if (const CXXRecordDecl *Member = F->getType()->getAsCXXRecordDecl())
+        forClassesHeld(*Member, Visit, Depth + 1);
+    for (const CXXBaseSpecifier &B : Def->bases())
+      if (const CXXRecordDecl *Base = B.getType()->getAsCXXRecordDecl())
+        forClassesHeld(*Base, Visit, Depth + 1);
+  }
+
+  /// FD, a function of the project's whose address is taken (so that a
+  /// function pointer may call it; not a non-static method): the classes it
+  /// may write through its parameters record its signature, which the
+  /// facts see the effects of (SourceFacts::DefinedWith).
+  void recordAddressTaken(const FunctionDecl &FD) {
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(&FD); MD && !MD->isStatic())
+      return;
+    const auto *Proto = FD.getType()->getAs<FunctionProtoType>();
+    if (!Proto || !isUser(FD) || !AddressTaken.insert(&FD).second)
+      return;
+    std::optional<std::string> Signature;
+    for (QualType T : Proto->getParamTypes())
+      if (const CXXRecordDecl *RD = writableClass(T))
+        forClassesHeld(*RD, [&](SourceFacts &Class) {
+          if (!Signature)
+            Signature = signatureOf(*Proto, Ctx);
+          Class.DefinedWith.insert(*Signature);
+        });
+  }
+  llvm::SmallPtrSet<const FunctionDecl *, 16> AddressTaken{};
 
   /// The facts of a global or static member; null when it has no key.
   SourceFacts *global(const VarDecl &V) {
@@ -248,9 +314,14 @@ public:
   }
 
   bool VisitCallExpr(CallExpr *Call) {
+    // Visited before its callee: a function named only to be called here
+    // has no address taken.
+    if (const auto *Ref =
+            dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts()))
+      CalleeRefs.insert(Ref);
     const FunctionDecl *Callee = Call->getDirectCallee();
     if (!Callee)
-      return true;
+      return noteHandedThrough(*Call), true;
     // `std::make_shared<T>(..)`, `v.emplace_back(..)`.
     if (C.SM.isInSystemHeader(Callee->getLocation()))
       return noteConstruction(*Call), true;
@@ -266,6 +337,9 @@ public:
 
   bool VisitDeclRefExpr(DeclRefExpr *DRE) {
     noteNamed(DRE->getDecl());
+    if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl());
+        FD && !CalleeRefs.count(DRE))
+      C.recordAddressTaken(*FD);
     return true;
   }
 
@@ -276,6 +350,28 @@ public:
     if (!inOwnDestructor(*ME))
       noteNamed(ME->getMemberDecl());
     return true;
+  }
+
+  /// A call through a function pointer given a pointer or a non-const
+  /// reference to an object (`regfcn(&plugin)`): whatever function it
+  /// calls may set the object's fields. The object's class, and the
+  /// classes of its members and bases, record the pointer's signature; the
+  /// facts compare it with the functions the project defines
+  /// (SourceFacts::HandedThrough).
+  void noteHandedThrough(const CallExpr &Call) {
+    const auto *Proto = Call.getCallee()
+                            ->getType()
+                            ->getPointeeOrArrayElementType()
+                            ->getAs<FunctionProtoType>();
+    if (!Proto)
+      return;
+    std::string Signature = signatureOf(*Proto, C.Ctx);
+    for (unsigned I = 0; I < Call.getNumArgs() && I < Proto->getNumParams();
+         ++I)
+      if (const CXXRecordDecl *RD = writableClass(Proto->getParamType(I)))
+        C.forClassesHeld(*RD, [&](SourceFacts &Class) {
+          keepFirst(Class.HandedThrough[Signature], here(Call.getBeginLoc()));
+        });
   }
 
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
@@ -931,6 +1027,8 @@ private:
   const VarDecl *GlobalVar;
   std::string Global;
   llvm::SmallPtrSet<const InitListExpr *, 8> Seen;
+  /// The callees of direct calls, named only to be called.
+  llvm::SmallPtrSet<const DeclRefExpr *, 8> CalleeRefs;
   /// Member writes whose object is freed right after (noteFreedAfterWrites).
   llvm::SmallPtrSet<const MemberExpr *, 4> FreedAfter;
   /// Null for a global's initializer.

@@ -373,7 +373,9 @@ std::vector<const FieldDecl *> nonEmptyFieldsAt(const Stmt &S, ParentMap &PM,
 namespace {
 /// Whether Body evaluates something that may write memory (a call, an
 /// assignment, an increment, a `delete`, a `throw`) strictly between two
-/// source locations. Lambda bodies are not evaluated there.
+/// source locations. Lambda bodies are not evaluated there, and neither is
+/// what encloses the second location: the store of `mem_ = f_->checkout_()`
+/// or an outer call runs once the call at Before has.
 class WritesBetween : public RecursiveASTVisitor<WritesBetween> {
 public:
   WritesBetween(SourceLocation After, SourceLocation Before,
@@ -387,13 +389,18 @@ public:
       Writes |= BO->isAssignmentOp();
     if (const auto *UO = dyn_cast<UnaryOperator>(S))
       Writes |= UO->isIncrementDecrementOp();
-    if (Writes && inside(S->getBeginLoc()))
+    if (Writes && inside(S->getBeginLoc()) && !encloses(*S))
       Found = true;
     return !Found;
   }
   bool Found = false;
 
 private:
+  /// Whether S, begun after After, goes on past Before: it holds Before.
+  bool encloses(const Stmt &S) const {
+    return !SM.isBeforeInTranslationUnit(SM.getExpansionLoc(S.getEndLoc()),
+                                         Before);
+  }
   bool inside(SourceLocation L) const {
     L = SM.getExpansionLoc(L);
     return SM.isBeforeInTranslationUnit(After, L) &&
@@ -441,17 +448,22 @@ static bool sameObject(const Expr *A, const Expr *B) {
   // `it->cb` and `(*it).cb` through a standard library's iterator, smart
   // pointer or optional: its `->` and `*` only observe the object, so the
   // same one, unchanged, gives the same element (`if (ite->cb)
-  // (*ite->cb)(..);` over a std::list). A project's own operators may do
-  // anything, and are not read here.
+  // (*ite->cb)(..);` over a std::list). A project's own handle declares
+  // that its `->` observes by making it `const` (casadi's `Function`, `if
+  // (f_->checkout_) mem_ = f_->checkout_();`); a non-const one of the
+  // project's may do anything, and is not read here.
   if (const auto *OA = dyn_cast<CXXOperatorCallExpr>(A)) {
     const auto *OB = cast<CXXOperatorCallExpr>(B);
     OverloadedOperatorKind K = OA->getOperator();
     const FunctionDecl *FA = OA->getDirectCallee();
     if ((K != OO_Arrow && K != OO_Star) || OB->getOperator() != K || !FA ||
         FA != OB->getDirectCallee() || OA->getNumArgs() != 1 ||
-        OB->getNumArgs() != 1 ||
-        !FA->getASTContext().getSourceManager().isInSystemHeader(
-            FA->getLocation()))
+        OB->getNumArgs() != 1)
+      return false;
+    const auto *MA = dyn_cast<CXXMethodDecl>(FA);
+    if (!FA->getASTContext().getSourceManager().isInSystemHeader(
+            FA->getLocation()) &&
+        !(MA && MA->isConst() && !MA->isVolatile()))
       return false;
     return sameObject(OA->getArg(0), OB->getArg(0));
   }

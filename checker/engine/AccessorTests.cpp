@@ -185,8 +185,11 @@ std::optional<AccessorTest> accessorTestOf(const CXXMethodDecl &M,
   if (!Ret->getRetValue())
     return std::nullopt;
   // `return a_ && b_ && c_;` (brpc's `Protocol::support_client`) is true
-  // only where each of the fields is set.
-  llvm::SmallVector<const Expr *, 4> Tests;
+  // only where each of the fields is set. Conjuncts that test other state
+  // (`m_origin != nullptr && m_eventId != INVALID_ID && m_callback !=
+  // nullptr`, iceoryx's `Event_t::isInitialized`) make it a predicate:
+  // true still implies the fields are set, false says nothing of them.
+  llvm::SmallVector<const Expr *, 8> Tests;
   std::function<void(const Expr &)> Split = [&](const Expr &X) {
     const auto *BO = dyn_cast<BinaryOperator>(X.IgnoreParens());
     if (BO && BO->getOpcode() == BO_LAnd) {
@@ -197,18 +200,24 @@ std::optional<AccessorTest> accessorTestOf(const CXXMethodDecl &M,
     }
   };
   Split(*Ret->getRetValue());
-  if (Tests.size() > 4)
+  if (Tests.size() > 8)
     return std::nullopt;
   AccessorTest Out;
   for (const Expr *T : Tests) {
     bool TestNegated = false;
     const FieldDecl *F = testedFieldOfThis(*T, TestNegated, Types, Ctx);
+    if (!F && Tests.size() > 1 && !reachesCallablesOfThis(*T, Types)) {
+      Out.Partial = true;
+      continue;
+    }
     // In a conjunction, only tests that the fields are set.
     if (!F || (TestNegated && Tests.size() > 1))
       return std::nullopt;
     Out.Negated = TestNegated;
     Out.Fields.push_back(F);
   }
+  if (Out.Fields.empty() || Out.Fields.size() > 4)
+    return std::nullopt;
   return Out;
 }
 

@@ -261,6 +261,8 @@ void SourceFacts::merge(const SourceFacts &Other) {
   mergeLocMap(EmptiedBy, Other.EmptiedBy);
   mergeLocMap(LoadedFrom, Other.LoadedFrom);
   keepFirst(SetAt, Other.SetAt);
+  mergeLocMap(HandedThrough, Other.HandedThrough);
+  DefinedWith.insert(Other.DefinedWith.begin(), Other.DefinedWith.end());
   mergeLocMap(AssignedFrom, Other.AssignedFrom);
   if (Index < 0)
     Index = Other.Index;
@@ -513,6 +515,11 @@ static json::Value sourceToJSON(const SourceFacts &S) {
   if (!S.LoadedFrom.empty())
     O["loadedFrom"] = locMapToJSON(S.LoadedFrom);
   putLoc(O, "setAt", S.SetAt);
+  if (!S.HandedThrough.empty())
+    O["handedThrough"] = locMapToJSON(S.HandedThrough);
+  if (!S.DefinedWith.empty())
+    O["definedWith"] = json::Array(
+        std::vector<std::string>(S.DefinedWith.begin(), S.DefinedWith.end()));
   if (!S.AssignedFrom.empty())
     O["assignedFrom"] = locMapToJSON(S.AssignedFrom);
   if (S.Index >= 0)
@@ -753,6 +760,7 @@ static Error sourceFromJSON(StringRef Key, const json::Value &V,
       !factLocFromJSON(O->get("assertedAt"), S.AssertedAt) ||
       !factLocFromJSON(O->get("emptiedAt"), S.EmptiedAt) ||
       !factLocFromJSON(O->get("setAt"), S.SetAt) ||
+      !readLocMap(O->getObject("handedThrough"), S.HandedThrough) ||
       !factLocFromJSON(O->get("changedAt"), S.ChangedAt) ||
       !readLocMap(O->getObject("assignedFrom"), S.AssignedFrom) ||
       !readLocMap(O->getObject("loadedFrom"), S.LoadedFrom) ||
@@ -768,6 +776,14 @@ static Error sourceFromJSON(StringRef Key, const json::Value &V,
       S.NeverReturnsIf.push_back(K.getAsString()->str());
     }
   llvm::sort(S.NeverReturnsIf);
+  if (const json::Array *With = O->getArray("definedWith"))
+    for (const json::Value &Sig : *With) {
+      if (!Sig.getAsString() || Sig.getAsString()->empty())
+        return bad("a signature class '" + Key +
+                   "' is defined with is not "
+                   "a string");
+      S.DefinedWith.insert(Sig.getAsString()->str());
+    }
   S.Index = static_cast<int>(O->getInteger("index").value_or(-1));
   if (const json::Object *Ctors = O->getObject("constructors"))
     for (const auto &[CtorKey, CV] : *Ctors) {

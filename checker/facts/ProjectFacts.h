@@ -298,6 +298,22 @@ struct SourceFacts {
 
   // Classes: how the project constructs them, by signature.
   std::map<std::string, ConstructionFact> Constructions;
+  /// Classes: calls through function pointers given a pointer or a
+  /// non-const reference to an object of the class (or to one holding it as
+  /// a member or base), by the pointer's signature (`int(Plugin *)`), the
+  /// first place of each; and the signatures of the project's functions
+  /// whose address some TU takes (what such a pointer may call) that take
+  /// one so. A signature handed through that no such function has calls
+  /// code no TU shows (a plugin's
+  /// registration function found with `dlsym`, `regfcn(&plugin)`), which
+  /// may set the fields where no fact records it (handedToUnseen).
+  std::map<std::string, FactLoc> HandedThrough;
+  std::set<std::string> DefinedWith;
+  bool handedToUnseen() const {
+    return llvm::any_of(HandedThrough, [&](const auto &Entry) {
+      return !DefinedWith.count(Entry.first);
+    });
+  }
 
   void merge(const SourceFacts &Other);
 };

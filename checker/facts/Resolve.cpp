@@ -218,6 +218,17 @@ private:
            llvm::is_contained(K.Overridden, C.VirtualMethod);
   }
 
+  /// Whether objects of F's class reach code no TU shows, by pointer or
+  /// non-const reference (SourceFacts::HandedThrough). Not the object
+  /// the calling function constructs itself: its flow analysis saw what
+  /// happened to that one.
+  bool handedToUnseen(const SourceFacts &F) const {
+    if (C.Construction && C.ConstructedClass == F.Owner)
+      return false;
+    const SourceFacts *Class = Facts.find(F.Owner);
+    return Class && Class->handedToUnseen();
+  }
+
   /// Whether the project constructs F's class, but only as the base of
   /// classes that override the call's virtual method: no object it makes
   /// runs the call, and the constructors are no evidence either.
@@ -474,8 +485,9 @@ private:
     Tally T = tally(F, Depth);
     if (judgeLifecycle(F, T, Why) == Emptiness::MayBeEmpty)
       return Emptiness::MayBeEmpty;
-    // No construction sets it, and nothing sets it afterwards.
-    if (T.onlyEmpty() && !F.SetAt.valid()) {
+    // No construction sets it, and nothing sets it afterwards: unless the
+    // project hands its objects to code no TU shows, which may.
+    if (T.onlyEmpty() && !F.SetAt.valid() && !handedToUnseen(F)) {
       const SourceFacts *Class = Facts.find(F.Owner);
       if (!C.Construction || C.ConstructedClass != F.Owner)
         Why.push_back(

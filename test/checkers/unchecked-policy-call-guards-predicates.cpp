@@ -89,3 +89,46 @@ void inactive_action(Callback &cb) {
     cb.user_callback(1, "x");
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: call through possibly empty callable 'cb.user_callback' [wrapguard-unchecked-policy-call]
 }
+
+// A predicate of one `return` whose conjunction tests the member among other
+// state (iceoryx's `Event_t::isInitialized`, `m_origin != nullptr &&
+// m_eventId != INVALID_ID && .. && m_translationCallback != nullptr`): true
+// only where the member is set. Where it returned false, and where a
+// conjunct runs a method (which may empty the member), nothing is known.
+#include <cstdint>
+constexpr uint64_t INVALID_ID = ~0ULL;
+typedef void (*translation_cb)(void *);
+struct Event {
+  void *m_origin = nullptr;
+  uint64_t m_eventId = INVALID_ID;
+  translation_cb m_translationCallback = nullptr;
+  bool isInitialized() const;
+  bool isArmed();
+  bool armed();
+  void execute();
+  void executeArmed();
+  void executeUninitialized();
+  void reset() { m_translationCallback = nullptr; }
+};
+void reset_event(Event &e) { e.reset(); }
+bool Event::isInitialized() const {
+  return m_origin != nullptr && m_eventId != INVALID_ID &&
+         m_translationCallback != nullptr;
+}
+void Event::execute() {
+  if (!isInitialized())
+    return;
+  m_translationCallback(m_origin); // no-warning
+}
+bool Event::isArmed() { return m_translationCallback != nullptr && armed(); }
+void Event::executeArmed() {
+  if (isArmed())
+    m_translationCallback(m_origin);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: call through possibly empty callable 'm_translationCallback' [wrapguard-unchecked-policy-call]
+}
+void Event::executeUninitialized() {
+  if (isInitialized())
+    return;
+  m_translationCallback(m_origin);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: call through possibly empty callable 'm_translationCallback' [wrapguard-unchecked-policy-call]
+}

@@ -122,3 +122,60 @@ struct CommandHandler {
       // CHECK-NOTES-STRICT: :[[@LINE-8]]:9: note: 'Command' is constructed with 'Command{}', which leaves 'Command::cb' empty, in 'CommandHandler::add_blank' ({{.*}}.cpp:[[@LINE-39]])
   }
 };
+
+// Through a project's own handle whose `->` is const: it only observes the
+// handle, so the same handle, unchanged, points to the same node (casadi's
+// `FunctionBuffer`, `if (f_->checkout_) mem_ = f_->checkout_();`, with
+// `FunctionInternal *Function::operator->() const` defined in another TU).
+// A non-const `->` of the project's may do anything; a handle reassigned
+// in between, or no test, keeps the finding.
+using checkout_t = int (*)();
+struct FunctionInternal {
+  checkout_t checkout_ = nullptr;
+  void unload() { checkout_ = nullptr; }
+};
+struct Function {
+  FunctionInternal *operator->() const;
+};
+struct MutableHandle {
+  FunctionInternal *operator->();
+};
+void unload_all(FunctionInternal &f) { f.unload(); }
+struct FunctionBuffer {
+  Function f_;
+  MutableHandle m_;
+  int mem_ = 0;
+  void checkout() {
+    if (f_->checkout_)
+      mem_ = f_->checkout_(); // no-warning
+  }
+  void checkout_through_a_mutable_handle() {
+    if (m_->checkout_)
+      mem_ = m_->checkout_();
+      // CHECK-NOTES: :[[@LINE-1]]:14: warning: call through possibly empty callable 'm_->checkout_' [wrapguard-unchecked-policy-call]
+      // CHECK-NOTES: :[[@LINE-2]]:14: note: check that 'm_->checkout_' is not empty before this call, e.g. 'if (m_->checkout_)'
+      // CHECK-NOTES: :[[@LINE-3]]:14: note: 'FunctionInternal::checkout_' is made empty in 'FunctionInternal::unload' ({{.*}}.cpp:[[@LINE-22]])
+      // CHECK-NOTES-STRICT: :[[@LINE-4]]:14: warning: call through possibly empty callable 'm_->checkout_' [wrapguard-unchecked-policy-call]
+      // CHECK-NOTES-STRICT: :[[@LINE-5]]:14: note: check that 'm_->checkout_' is not empty before this call, e.g. 'if (m_->checkout_)'
+      // CHECK-NOTES-STRICT: :[[@LINE-6]]:14: note: 'FunctionInternal::checkout_' is made empty in 'FunctionInternal::unload' ({{.*}}.cpp:[[@LINE-25]])
+  }
+  void checkout_another(const Function &g) {
+    if (f_->checkout_) {
+      f_ = g;
+      mem_ = f_->checkout_();
+      // CHECK-NOTES: :[[@LINE-1]]:14: warning: call through possibly empty callable 'f_->checkout_' [wrapguard-unchecked-policy-call]
+      // CHECK-NOTES: :[[@LINE-2]]:14: note: check that 'f_->checkout_' is not empty before this call, e.g. 'if (f_->checkout_)'
+      // CHECK-NOTES: :[[@LINE-3]]:14: note: 'FunctionInternal::checkout_' is made empty in 'FunctionInternal::unload' ({{.*}}.cpp:[[@LINE-33]])
+      // CHECK-NOTES-STRICT: :[[@LINE-4]]:14: warning: call through possibly empty callable 'f_->checkout_' [wrapguard-unchecked-policy-call]
+      // CHECK-NOTES-STRICT: :[[@LINE-5]]:14: note: check that 'f_->checkout_' is not empty before this call, e.g. 'if (f_->checkout_)'
+      // CHECK-NOTES-STRICT: :[[@LINE-6]]:14: note: 'FunctionInternal::checkout_' is made empty in 'FunctionInternal::unload' ({{.*}}.cpp:[[@LINE-36]])
+    }
+  }
+  void checkout_unchecked() { mem_ = f_->checkout_(); }
+  // CHECK-NOTES: :[[@LINE-1]]:38: warning: call through possibly empty callable 'f_->checkout_' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-2]]:38: note: check that 'f_->checkout_' is not empty before this call, e.g. 'if (f_->checkout_)'
+  // CHECK-NOTES: :[[@LINE-3]]:38: note: 'FunctionInternal::checkout_' is made empty in 'FunctionInternal::unload' ({{.*}}.cpp:[[@LINE-42]])
+  // CHECK-NOTES-STRICT: :[[@LINE-4]]:38: warning: call through possibly empty callable 'f_->checkout_' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-5]]:38: note: check that 'f_->checkout_' is not empty before this call, e.g. 'if (f_->checkout_)'
+  // CHECK-NOTES-STRICT: :[[@LINE-6]]:38: note: 'FunctionInternal::checkout_' is made empty in 'FunctionInternal::unload' ({{.*}}.cpp:[[@LINE-45]])
+};

@@ -96,3 +96,66 @@ void use() {
   t.add([](int) {});
   t.add_untested([](int) {});
 }
+
+// A lambda kept in a local and handed whole to a thread (KataGo's
+// `AsyncBot::internalSearchThreadLoop`: `const bool usingCallbackLoop = (..)
+// && analyzeCallbackLocal;`, the loop lambda capturing
+// `&analyzeCallbackLocal`, then `if (usingCallbackLoop) callbackLoopThread =
+// std::thread(callbackLoop);`): a variable nothing writes after its
+// initialisation holds, when the lambda runs, the value it had where the
+// lambda was handed on. Handed on without a test, or with the variable
+// emptied after the hand-off, the finding stays.
+#include <thread>
+
+struct Search {};
+struct AsyncBot {
+  std::function<void(const Search *)> analyzeCallback;
+  Search *search = nullptr;
+  void genMove() { analyzeCallback = nullptr; }
+  void searchLoop(double period);
+  void searchLoopUntested();
+  void searchLoopEmptiedAfter();
+};
+void AsyncBot::searchLoop(double period) {
+  std::function<void(const Search *)> analyzeCallbackLocal = analyzeCallback;
+  const bool usingCallbackLoop = period >= 0 && analyzeCallbackLocal;
+  auto callbackLoop = [this, &analyzeCallbackLocal]() {
+    analyzeCallbackLocal(search); // no-warning
+  };
+  std::thread callbackLoopThread;
+  if (usingCallbackLoop)
+    callbackLoopThread = std::thread(callbackLoop);
+  if (usingCallbackLoop)
+    callbackLoopThread.join();
+}
+void AsyncBot::searchLoopUntested() {
+  std::function<void(const Search *)> analyzeCallbackLocal = analyzeCallback;
+  auto callbackLoop = [this, &analyzeCallbackLocal]() {
+    analyzeCallbackLocal(search);
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: call through possibly empty callable 'analyzeCallbackLocal' [wrapguard-unchecked-policy-call]
+    // CHECK-NOTES: :[[@LINE-3]]:31: note: 'analyzeCallbackLocal' is captured here by reference, and may be empty when the lambda runs
+    // CHECK-NOTES: :[[@LINE-4]]:31: note: a value from 'AsyncBot::analyzeCallback' is checked for emptiness in 'AsyncBot::searchLoop' ({{.*}}.cpp:[[@LINE-16]])
+    // CHECK-NOTES-STRICT: :[[@LINE-4]]:5: warning: call through possibly empty callable 'analyzeCallbackLocal' [wrapguard-unchecked-policy-call]
+    // CHECK-NOTES-STRICT: :[[@LINE-6]]:31: note: 'analyzeCallbackLocal' is captured here by reference, and may be empty when the lambda runs
+    // CHECK-NOTES-STRICT: :[[@LINE-7]]:31: note: 'AsyncBot::analyzeCallback' is made empty in 'AsyncBot::genMove' ({{.*}}.cpp:[[@LINE-26]])
+  };
+  std::thread callbackLoopThread(callbackLoop);
+  callbackLoopThread.join();
+}
+void AsyncBot::searchLoopEmptiedAfter() {
+  std::function<void(const Search *)> analyzeCallbackLocal = analyzeCallback;
+  auto callbackLoop = [this, &analyzeCallbackLocal]() {
+    analyzeCallbackLocal(search);
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: call through possibly empty callable 'analyzeCallbackLocal' [wrapguard-unchecked-policy-call]
+    // CHECK-NOTES: :[[@LINE-3]]:31: note: 'analyzeCallbackLocal' is captured here by reference, and may be empty when the lambda runs
+    // CHECK-NOTES: :[[@LINE-4]]:31: note: a value from 'AsyncBot::analyzeCallback' is checked for emptiness in 'AsyncBot::searchLoop' ({{.*}}.cpp:[[@LINE-30]])
+    // CHECK-NOTES-STRICT: :[[@LINE-4]]:5: warning: call through possibly empty callable 'analyzeCallbackLocal' [wrapguard-unchecked-policy-call]
+    // CHECK-NOTES-STRICT: :[[@LINE-6]]:31: note: 'analyzeCallbackLocal' is captured here by reference, and may be empty when the lambda runs
+    // CHECK-NOTES-STRICT: :[[@LINE-7]]:31: note: 'AsyncBot::analyzeCallback' is made empty in 'AsyncBot::genMove' ({{.*}}.cpp:[[@LINE-40]])
+  };
+  std::thread callbackLoopThread;
+  if (analyzeCallbackLocal)
+    callbackLoopThread = std::thread(callbackLoop);
+  analyzeCallbackLocal = nullptr;
+  callbackLoopThread.join();
+}

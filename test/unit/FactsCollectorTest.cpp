@@ -221,6 +221,72 @@ TEST(FactsGlobals, AGlobalIsASourceLikeAField) {
   EXPECT_EQ(ByName.size(), 4u);
 }
 
+TEST(FactsConstructions, ObjectsHandedToUnseenCodeMarkTheirClasses) {
+  ProjectFacts F = factsOf(R"cc(
+    using Fn = int (*)(int);
+    struct Exposed { Fn run; };
+    struct Plugin { Fn creator; Exposed exposed; };
+    struct Derived : Plugin {};
+    struct Viewed { Fn f; };
+    struct ByRef { Fn f; };
+    struct Direct { Fn f; };
+    struct Kept { Fn f; };
+    using RegFcn = int (*)(Derived *);
+    using View = void (*)(const Viewed *);
+    using Fill = void (*)(ByRef &);
+    void fill_direct(Direct *d);
+    void fill_by_ref(ByRef &r) noexcept {}
+    struct Maker { static int make(Kept *k) { return 0; } int own(Kept *k); };
+    int Maker::own(Kept *k) { return 1; }
+    int only_called(Viewed *v) { return 0; }
+    Fill fills[] = {fill_by_ref};
+    int (*makes)(Kept *) = &Maker::make;
+    int call_it(Viewed *v) { return only_called(v); }
+    void load(RegFcn reg, View view, Fill fill) {
+      Derived d;
+      reg(&d);
+      Viewed v{};
+      view(&v);
+      ByRef r{};
+      fill(r);
+      Direct x{};
+      fill_direct(&x);
+      Kept k{};
+      (void)k;
+    }
+  )cc");
+  // Through a function pointer, by pointer or non-const reference: the
+  // object's class and its members' and bases' classes, by the pointer's
+  // signature. A const object, a direct call and an object never handed are
+  // not recorded. The functions whose address is taken that take such an
+  // object record their signatures (a function only called, or a
+  // non-static method, is none; noexcept is not part of it), and a handed
+  // signature no such function has is unseen code.
+  std::map<std::string, std::string> Handed, With;
+  std::map<std::string, bool> Unseen;
+  for (const auto &[Key, S] : F.sources()) {
+    if (S.Kind != SourceKind::Class)
+      continue;
+    for (const auto &[Sig, At] : S.HandedThrough)
+      Handed[S.Name] += Sig + "@" + At.Function + ";";
+    for (const std::string &Sig : S.DefinedWith)
+      With[S.Name] += Sig + ";";
+    Unseen[S.Name] = S.handedToUnseen();
+  }
+  std::map<std::string, std::string> Expected = {
+      {"Exposed", "int(Derived *)@load;"},
+      {"Plugin", "int(Derived *)@load;"},
+      {"ByRef", "void(ByRef &)@load;"}};
+  EXPECT_EQ(Handed, Expected);
+  std::map<std::string, std::string> ExpectedWith = {
+      {"ByRef", "void(ByRef &);"}, {"Kept", "int(Kept *);"}};
+  EXPECT_EQ(With, ExpectedWith);
+  EXPECT_TRUE(Unseen["Exposed"]);
+  EXPECT_TRUE(Unseen["Plugin"]);
+  EXPECT_FALSE(Unseen["ByRef"]);
+  EXPECT_FALSE(Unseen["Kept"]);
+}
+
 TEST(FactsElements, WritesIntoContainersAreRecordedPerPart) {
   ProjectFacts F = factsOf(R"cc(
     #include <functional>

@@ -308,8 +308,10 @@ TEST(PolicySummariesTest, ReferenceGettersOfStaticsDenoteThem) {
 
 TEST(PolicySummariesTest, PredicatesOfEarlyExitsTestTheirMembersPartly) {
   // A one-statement accessor is the test of its member; a predicate whose
-  // early exit is taken when the member is empty is true only where it is
-  // set (Partial). One whose exits test no member, that calls a method after
+  // early exit is taken when the member is empty, or a conjunction that
+  // tests it among other state, is true only where it is set (Partial); a
+  // conjunction that calls a method, tests the member empty or tests no
+  // member is none. One whose exits test no member, that calls a method after
   // its test, or whose exit is taken when the member is set, is neither.
   auto Got = perMethod(
       R"cc(
@@ -342,7 +344,14 @@ TEST(PolicySummariesTest, PredicatesOfEarlyExitsTestTheirMembersPartly) {
         if (cb) return false;
         return t > 0;
       }
+      bool initialized() const { return id != 0 && cb != nullptr && id > 1; }
+      bool pair() const { return cb && other; }
+      bool withCall() { return cb != nullptr && ready(); }
+      bool negatedAmong() const { return id != 0 && !cb; }
+      bool noField() const { return id != 0 && id > 1; }
+      bool ready();
       void stop();
+      int id = 0;
       cb_fn cb;
       cb_fn other;
       std::vector<bool> flags;
@@ -364,6 +373,11 @@ TEST(PolicySummariesTest, PredicatesOfEarlyExitsTestTheirMembersPartly) {
       {"flagsOnly", ""},
       {"callsAfter", ""},
       {"inverted", ""},
+      {"initialized", "partial:cb,"},
+      {"pair", "exact:cb,other,"},
+      {"withCall", ""},
+      {"negatedAmong", ""},
+      {"noField", ""},
   };
   EXPECT_EQ(Got, Expected);
 }

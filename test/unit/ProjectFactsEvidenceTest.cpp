@@ -124,6 +124,54 @@ TEST(EvidenceConstructions, NeverSetNamesTheConstructions) {
   EXPECT_EQ(R.Notes[2].Loc.File, "/p/deconv.cpp");
 }
 
+TEST(EvidenceConstructions, AClassHandedToUnseenCodeIsNotNeverSet) {
+  // The same constructions, but an object of the class was handed to a
+  // function pointer of a signature the project defines no function of (a
+  // plugin's registration function), which may set `bwd` where no TU shows
+  // it: no default finding without a test. One the project defines a
+  // function of changes nothing. The facts merge (first place kept) and
+  // round-trip.
+  ProjectFacts F = backend();
+  addConstruction(F, construction("f:deconv", "Backend(DeconvP *)",
+                                  {notCallable()},
+                                  at("/p/deconv.cpp", 7, "Deconv::init")));
+  ASSERT_TRUE(resolve(F, call("m:bwd", "bwd")).Report);
+  ProjectFacts Handed;
+  Handed.get("c:B", SourceKind::Class, "Backend")
+      .HandedThrough["int(Backend *)"] =
+      at("/p/plugin.cpp", 40, "pluginFromRegFcn");
+  ProjectFacts Later;
+  Later.get("c:B", SourceKind::Class, "Backend")
+      .HandedThrough["int(Backend *)"] = at("/p/zload.cpp", 3, "load");
+  Handed.merge(Later);
+  // A signature the project defines a function of calls code it shows.
+  ProjectFacts Shown = F;
+  Shown.merge(Handed);
+  Shown.get("c:B", SourceKind::Class, "Backend")
+      .DefinedWith.insert("int(Backend *)");
+  EXPECT_TRUE(resolve(Shown, call("m:bwd", "bwd")).Report);
+  F.merge(Handed);
+  EXPECT_FALSE(resolve(F, call("m:bwd", "bwd")).Report);
+  Candidate Strict = call("m:bwd", "bwd");
+  Strict.Strict = true;
+  EXPECT_TRUE(resolve(F, Strict).Report);
+  // A test elsewhere (belief) still ties the call to an empty one.
+  ProjectFacts Believed = F;
+  Believed.get("m:bwd", SourceKind::Field, "Backend::bwd").Tested = 1;
+  Believed.get("m:bwd", SourceKind::Field, "Backend::bwd").TestedAt =
+      at("/p/use.cpp", 5, "maybe_run");
+  EXPECT_TRUE(resolve(Believed, call("m:bwd", "bwd")).Report);
+  auto Back = ProjectFacts::fromJSON(F.toJSON());
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  EXPECT_EQ(text(Back->toJSON()), text(F.toJSON()));
+  EXPECT_EQ(Back->find("c:B")->HandedThrough.at("int(Backend *)").File,
+            "/p/plugin.cpp");
+  auto ShownBack = ProjectFacts::fromJSON(Shown.toJSON());
+  ASSERT_TRUE(bool(ShownBack)) << llvm::toString(ShownBack.takeError());
+  EXPECT_EQ(text(ShownBack->toJSON()), text(Shown.toJSON()));
+  EXPECT_EQ(ShownBack->find("c:B")->DefinedWith.count("int(Backend *)"), 1u);
+}
+
 TEST(EvidenceConstructions, BasesOfOverridingClassesDoNotReachTheMethod) {
   // Both constructions are base subobjects of classes that override the
   // virtual method f:run the call is in: no object they make runs it, and
