@@ -6,6 +6,7 @@
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include <utility>
 
@@ -244,6 +245,44 @@ bool NeverReturns::mayReturn(const FunctionDecl &Def, bool Process,
   return false;
 }
 
+/// The parameters of Def that its body tests for truth in a branch (`if
+/// (!ok)`, `ok ? .. : ..`, `ok || fail()`, `ok == 0`) or hands to a call:
+/// the only ones
+/// an assertion can end the path on. Read before any CFG is built, so that
+/// the many functions with integer parameters cost one walk of the body.
+static llvm::SmallPtrSet<const ParmVarDecl *, 4>
+testedOrHanded(const FunctionDecl &Def) {
+  llvm::SmallPtrSet<const ParmVarDecl *, 4> Out;
+  auto Note = [&](const Expr *Cond) {
+    if (!Cond)
+      return;
+    for (const ParmVarDecl *P : Def.parameters())
+      if (truthOf(Cond, *P) >= 0)
+        Out.insert(P);
+  };
+  llvm::SmallVector<const Stmt *, 32> Work{Def.getBody()};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S || isa<LambdaExpr>(S))
+      continue;
+    if (const auto *If = dyn_cast<IfStmt>(S))
+      Note(If->getCond());
+    else if (const auto *While = dyn_cast<WhileStmt>(S))
+      Note(While->getCond());
+    else if (const auto *CO = dyn_cast<AbstractConditionalOperator>(S))
+      Note(CO->getCond());
+    else if (const auto *BO = dyn_cast<BinaryOperator>(S);
+             BO && BO->isLogicalOp())
+      Note(BO->getLHS()), Note(BO->getRHS());
+    else if (const auto *Call = dyn_cast<CallExpr>(S))
+      for (const Expr *Arg : Call->arguments())
+        Note(Arg);
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  return Out;
+}
+
 std::optional<unsigned> NeverReturns::returnsOnlyIf(const FunctionDecl &FD,
                                                     bool Process) {
   std::pair<const FunctionDecl *, unsigned> Key{FD.getCanonicalDecl(), Process};
@@ -261,16 +300,16 @@ std::optional<unsigned> NeverReturns::returnsOnlyIf(const FunctionDecl &FD,
       !OnlyIfInProgress.insert(Key.first).second)
     return std::nullopt; // not cached: cut short, not an answer
   std::optional<unsigned> Result;
+  llvm::SmallPtrSet<const ParmVarDecl *, 4> Candidates = testedOrHanded(*Def);
   for (unsigned I = 0; I < Def->getNumParams() && !Result; ++I) {
     const ParmVarDecl *P = Def->getParamDecl(I);
-    // A parameter the body may assign is not the value the caller passed.
     // An integer read as a truth value is a C-style flag (the transfer
     // takes the truth of a condition converted to it).
-    if (!P->getType()->isIntegralType(Ctx) ||
-        P->getType().isVolatileQualified() ||
-        ExprMutationAnalyzer(*Def->getBody(), Ctx).isMutated(P))
+    if (!Candidates.count(P) || !P->getType()->isIntegralType(Ctx) ||
+        P->getType().isVolatileQualified() || mayReturn(*Def, Process, P))
       continue;
-    if (!mayReturn(*Def, Process, P))
+    // A parameter the body may assign is not the value the caller passed.
+    if (!ExprMutationAnalyzer(*Def->getBody(), Ctx).isMutated(P))
       Result = I;
   }
   OnlyIfInProgress.erase(Key.first);
