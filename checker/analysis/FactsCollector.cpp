@@ -356,8 +356,8 @@ public:
   /// reference to an object (`regfcn(&plugin)`): whatever function it
   /// calls may set the object's fields. The object's class, and the
   /// classes of its members and bases, record the pointer's signature; the
-  /// facts compare it with the functions the project defines
-  /// (SourceFacts::HandedThrough).
+  /// facts compare it with those of the project's functions whose address
+  /// some TU takes (SourceFacts::HandedThrough).
   void noteHandedThrough(const CallExpr &Call) {
     const auto *Proto = Call.getCallee()
                             ->getType()
