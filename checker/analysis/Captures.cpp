@@ -82,22 +82,21 @@ public:
   /// on (HandOffs then names the calls that take them).
   llvm::DenseMap<const VarDecl *, const LambdaExpr *> onlyCalled() {
     llvm::DenseMap<const VarDecl *, const LambdaExpr *> Out = Holder;
+    std::vector<std::pair<const Expr *, const VarDecl *>> Taken;
     for (const DeclRefExpr *DRE : Uses) {
       const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
       auto It = Out.find(V);
       if (It == Out.end() || CallUses.count(DRE))
         continue;
       if (const Expr *Taker = handedTo(*DRE, *It->second))
-        HandOffs[Taker] = V;
+        Taken.push_back({Taker, V});
       else
         Out.erase(It);
     }
-    for (auto It = HandOffs.begin(); It != HandOffs.end();) {
-      auto Next = std::next(It);
-      if (!Out.count(It->second))
-        HandOffs.erase(It);
-      It = Next;
-    }
+    // Only the hand-offs of holders that no other use disqualified.
+    for (const auto &[Taker, V] : Taken)
+      if (Out.count(V))
+        HandOffs[Taker] = V;
     return Out;
   }
 

@@ -247,9 +247,9 @@ bool NeverReturns::mayReturn(const FunctionDecl &Def, bool Process,
 
 /// The parameters of Def that its body tests for truth in a branch (`if
 /// (!ok)`, `ok ? .. : ..`, `ok || fail()`, `ok == 0`) or hands to a call:
-/// the only ones
-/// an assertion can end the path on. Read before any CFG is built, so that
-/// the many functions with integer parameters cost one walk of the body.
+/// the only ones an assertion can end the path on. Read before any CFG is
+/// built, so that the many functions with integer parameters cost one walk
+/// of the body.
 static llvm::SmallPtrSet<const ParmVarDecl *, 4>
 testedOrHanded(const FunctionDecl &Def) {
   llvm::SmallPtrSet<const ParmVarDecl *, 4> Out;
