@@ -111,11 +111,34 @@ std::vector<std::string> neverReturnsIf(const FunctionDecl &Def,
   return Keys;
 }
 
+std::optional<unsigned> truthParameter(const FunctionDecl &FD) {
+  std::optional<unsigned> Integer;
+  for (unsigned I = 0; I < FD.getNumParams(); ++I) {
+    QualType T = FD.getParamDecl(I)->getType();
+    if (T->isBooleanType())
+      return I;
+    // A character or an enumerator is no truth value.
+    if (!Integer && T->isIntegerType() && !T->isAnyCharacterType() &&
+        !T->isEnumeralType())
+      Integer = I;
+  }
+  return Integer;
+}
+
 AssumedExits::AssumedExits(CallResultOracle &Inner,
-                           llvm::ArrayRef<const FunctionDecl *> Exits)
+                           llvm::ArrayRef<const FunctionDecl *> Exits,
+                           llvm::ArrayRef<AssertionHypothesis> Assertions)
     : ForwardingOracle(Inner) {
   for (const FunctionDecl *F : Exits)
     this->Exits.insert(F->getCanonicalDecl());
+  for (const auto &[F, I] : Assertions)
+    this->Assertions[F->getCanonicalDecl()] = I;
+}
+
+std::optional<unsigned> AssumedExits::returnsOnlyIf(const FunctionDecl &FD) {
+  if (auto It = Assertions.find(FD.getCanonicalDecl()); It != Assertions.end())
+    return It->second;
+  return Inner.returnsOnlyIf(FD);
 }
 
 bool AssumedExits::endsPath(const CFGElement &Elt) {

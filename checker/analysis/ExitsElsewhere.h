@@ -19,6 +19,12 @@
 //    definition is taken to never return records that function's key
 //    (`Candidate::Exits`), and waits for the facts: if the project defines
 //    it so that it never returns, the call is dead there and no finding.
+//  - likewise for an assertion function defined in another TU, `void
+//    Assert(bool ok, const char *what);`: a finding whose call the analysis
+//    proves unreachable with an empty value once the function is taken to
+//    return only when its condition is true records it with that parameter
+//    (`Candidate::Assertions`); the facts record which parameter each
+//    definition returns only on (`returnsOnlyIf`), by its flow analysis.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +34,7 @@
 #include "CallResultOracle.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include <string>
@@ -61,19 +68,31 @@ bool mayNeverReturn(const clang::FunctionDecl &Def);
 std::vector<std::string> neverReturnsIf(const clang::FunctionDecl &Def,
                                         clang::ASTContext &Ctx);
 
+/// The parameter of FD, a function for which mayBeDefinedElsewhere holds,
+/// that it would take a condition in if it were an assertion function: its
+/// first `bool` parameter, else its first integer one (`void check(int ok,
+/// const char *what)`, in C-style code). None when it has neither.
+std::optional<unsigned> truthParameter(const clang::FunctionDecl &FD);
+
+/// A function taken to return only when its parameter is true.
+using AssertionHypothesis = std::pair<const clang::FunctionDecl *, unsigned>;
+
 /// An oracle that answers as Inner, but also ends the paths at calls of
-/// the functions in Exits: the analysis of a function under the hypothesis
-/// that they never return. Callee summaries are still Inner's, computed
-/// without it.
+/// the functions in Exits, and takes each function of Assertions to return
+/// only when its parameter is true: the analysis of a function under those
+/// hypotheses. Callee summaries are still Inner's, computed without them.
 class AssumedExits : public ForwardingOracle {
 public:
   AssumedExits(CallResultOracle &Inner,
-               llvm::ArrayRef<const clang::FunctionDecl *> Exits);
+               llvm::ArrayRef<const clang::FunctionDecl *> Exits,
+               llvm::ArrayRef<AssertionHypothesis> Assertions = {});
 
   bool endsPath(const clang::CFGElement &Elt) override;
+  std::optional<unsigned> returnsOnlyIf(const clang::FunctionDecl &FD) override;
 
 private:
   llvm::SmallPtrSet<const clang::FunctionDecl *, 4> Exits;
+  llvm::SmallDenseMap<const clang::FunctionDecl *, unsigned, 4> Assertions;
 };
 
 } // namespace wrapguard

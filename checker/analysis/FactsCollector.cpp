@@ -1087,7 +1087,7 @@ private:
       return;
     if (C.Types.isNullable(FD.getReturnType()))
       recordDefinition(FD);
-    recordNeverReturns(FD);
+    recordExits(FD);
     if (const auto *MD = dyn_cast<CXXMethodDecl>(&FD))
       recordFieldEffects(*MD);
     // Named: the walker keeps only a function_ref to it.
@@ -1126,11 +1126,12 @@ private:
     }
   }
 
-  /// That no call of FD returns, for the TUs that call it without seeing
-  /// its definition (ExitsElsewhere.h): a function defined out of line,
-  /// visible outside this TU, that returns nothing. An inline function or
-  /// an instantiation is seen wherever it is called.
-  void recordNeverReturns(const FunctionDecl &FD) {
+  /// That no call of FD returns, or that it returns only when one of its
+  /// parameters is true (an assertion function), for the TUs that call it
+  /// without seeing its definition (ExitsElsewhere.h): a function defined
+  /// out of line, visible outside this TU, that returns nothing. An inline
+  /// function or an instantiation is seen wherever it is called.
+  void recordExits(const FunctionDecl &FD) {
     const auto *MD = dyn_cast<CXXMethodDecl>(&FD);
     if (!FD.getReturnType()->isVoidType() || !FD.isExternallyVisible() ||
         FD.isInlined() || FD.isTemplateInstantiation() ||
@@ -1138,18 +1139,22 @@ private:
          (MD->isVirtual() || isa<CXXConstructorDecl, CXXDestructorDecl>(MD))))
       return;
     std::optional<std::string> Key = functionKey(FD);
-    if (!Key || !mayNeverReturn(FD))
-      return;
-    bool Never = C.Summaries.neverReturns(FD);
-    std::vector<std::string> If;
-    if (!Never)
-      If = neverReturnsIf(FD, C.Ctx);
-    if (!Never && If.empty())
+    if (!Key)
       return;
     SourceFacts Exit;
     Exit.Kind = SourceKind::Function;
-    Exit.NeverReturns = Never;
-    Exit.NeverReturnsIf = std::move(If);
+    if (mayNeverReturn(FD)) {
+      Exit.NeverReturns = C.Summaries.neverReturns(FD);
+      if (!Exit.NeverReturns)
+        Exit.NeverReturnsIf = neverReturnsIf(FD, C.Ctx);
+    }
+    // What its own TU sees of what it calls; an assertion that fails into
+    // a logger defined in a third TU is not followed.
+    if (!Exit.NeverReturns && Exit.NeverReturnsIf.empty() && FD.getNumParams())
+      Exit.ReturnsOnlyIf = C.Summaries.returnsOnlyIf(FD);
+    if (!Exit.NeverReturns && Exit.NeverReturnsIf.empty() &&
+        !Exit.ReturnsOnlyIf)
+      return;
     C.Out.get(*Key, SourceKind::Function, FD.getQualifiedNameAsString())
         .merge(Exit);
   }

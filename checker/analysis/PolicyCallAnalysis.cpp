@@ -147,6 +147,7 @@ private:
                 std::vector<Finding> &Findings);
   llvm::SmallPtrSet<const CallExpr *, 4>
   deadWith(const FunctionDecl &FD, llvm::ArrayRef<const FunctionDecl *> Exits,
+           llvm::ArrayRef<AssertionHypothesis> Assertions,
            llvm::ArrayRef<const CallExpr *> Calls);
 };
 
@@ -256,12 +257,13 @@ std::vector<Finding> PolicyCallAnalyzer::Impl::analyze(const FunctionDecl &FD,
 }
 
 /// The calls whose verdict, in FD's analysis under the hypothesis that
-/// Exits never return, would be no finding: not reached, or never empty.
-llvm::SmallPtrSet<const CallExpr *, 4>
-PolicyCallAnalyzer::Impl::deadWith(const FunctionDecl &FD,
-                                   llvm::ArrayRef<const FunctionDecl *> Exits,
-                                   llvm::ArrayRef<const CallExpr *> Calls) {
-  AssumedExits Oracle(Summaries, Exits);
+/// Exits never return and Assertions return only when their parameter is
+/// true, would be no finding: not reached, or never empty.
+llvm::SmallPtrSet<const CallExpr *, 4> PolicyCallAnalyzer::Impl::deadWith(
+    const FunctionDecl &FD, llvm::ArrayRef<const FunctionDecl *> Exits,
+    llvm::ArrayRef<AssertionHypothesis> Assertions,
+    llvm::ArrayRef<const CallExpr *> Calls) {
+  AssumedExits Oracle(Summaries, Exits, Assertions);
   PolicyCallDiagnoser Diagnoser(Types);
   llvm::DenseMap<const CallExpr *, Emptiness> States;
   llvm::Error Err = runPolicyCallModel(
@@ -287,6 +289,10 @@ PolicyCallAnalyzer::Impl::deadWith(const FunctionDecl &FD,
 /// return (ExitsElsewhere.h) waits for the project's facts to say whether
 /// it does. Each such function that alone makes the call dead is one of the
 /// candidate's Exits; a finding that needs several at once is left as it is.
+/// Of those, each that makes the call dead as an assertion function (it
+/// returns only when its truth parameter is true) is one of its Assertions
+/// too: a function that never returns makes dead every call that it would
+/// as an assertion, so only they are asked.
 void PolicyCallAnalyzer::Impl::addExits(const FunctionDecl &FD,
                                         llvm::ArrayRef<const CallSite *> Sites,
                                         std::vector<Finding> &Findings) {
@@ -302,18 +308,30 @@ void PolicyCallAnalyzer::Impl::addExits(const FunctionDecl &FD,
   for (const CallSite *Site : Sites)
     Calls.push_back(Site->Call);
   // First all at once: most findings do not depend on them.
-  llvm::SmallPtrSet<const CallExpr *, 4> Any = deadWith(FD, Elsewhere, Calls);
+  llvm::SmallPtrSet<const CallExpr *, 4> Any =
+      deadWith(FD, Elsewhere, {}, Calls);
   if (Any.empty())
     return;
   std::vector<std::vector<std::string>> Keys(Calls.size());
+  std::vector<std::vector<AssumedAssertion>> Asserted(Calls.size());
   for (const FunctionDecl *Exit : Elsewhere) {
     std::optional<std::string> Key = functionKey(*Exit);
     if (!Key)
       continue;
-    llvm::SmallPtrSet<const CallExpr *, 4> Dead = deadWith(FD, Exit, Calls);
+    llvm::SmallPtrSet<const CallExpr *, 4> Dead = deadWith(FD, Exit, {}, Calls);
+    if (Dead.empty())
+      continue;
     for (size_t I = 0; I < Calls.size(); ++I)
       if (Dead.count(Calls[I]))
         Keys[I].push_back(*Key);
+    std::optional<unsigned> P = truthParameter(*Exit);
+    if (!P)
+      continue;
+    AssertionHypothesis H{Exit, *P};
+    llvm::SmallPtrSet<const CallExpr *, 4> DeadIf = deadWith(FD, {}, H, Calls);
+    for (size_t I = 0; I < Calls.size(); ++I)
+      if (DeadIf.count(Calls[I]))
+        Asserted[I].push_back({*Key, *P});
   }
   for (size_t I = 0; I < Calls.size(); ++I) {
     if (Keys[I].empty())
@@ -330,6 +348,7 @@ void PolicyCallAnalyzer::Impl::addExits(const FunctionDecl &FD,
       F.OriginLoc = F.Loc;
     }
     F.Deferred->Exits = std::move(Keys[I]);
+    F.Deferred->Assertions = std::move(Asserted[I]);
   }
 }
 

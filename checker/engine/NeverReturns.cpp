@@ -292,6 +292,12 @@ std::optional<unsigned> NeverReturns::returnsOnlyIf(const FunctionDecl &FD,
   const FunctionDecl *Def = definitionToRead(FD);
   if (!Def)
     return OnlyIfCache[Key] = std::nullopt;
+  // A body that tests none of its parameters asserts nothing; that costs
+  // one walk of it, before any CFG (the facts ask of every function that
+  // other TUs may call).
+  llvm::SmallPtrSet<const ParmVarDecl *, 4> Candidates = testedOrHanded(*Def);
+  if (Candidates.empty())
+    return OnlyIfCache[Key] = std::nullopt;
   // One that never returns at all is no assertion of anything (the answer
   // "never returns" keeps).
   if ((*this)(FD))
@@ -300,7 +306,6 @@ std::optional<unsigned> NeverReturns::returnsOnlyIf(const FunctionDecl &FD,
       !OnlyIfInProgress.insert(Key.first).second)
     return std::nullopt; // not cached: cut short, not an answer
   std::optional<unsigned> Result;
-  llvm::SmallPtrSet<const ParmVarDecl *, 4> Candidates = testedOrHanded(*Def);
   for (unsigned I = 0; I < Def->getNumParams() && !Result; ++I) {
     const ParmVarDecl *P = Def->getParamDecl(I);
     // An integer read as a truth value is a C-style flag (the transfer

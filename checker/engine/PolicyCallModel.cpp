@@ -95,7 +95,10 @@ void PolicyCallModel::transfer(const CFGElement &Elt, PathLattice &L,
       if (const FunctionDecl *Callee = Call->getDirectCallee())
         if (std::optional<unsigned> I = Oracle.returnsOnlyIf(*Callee);
             I && *I < Call->getNumArgs())
-          if (const auto *V = Env.get<BoolValue>(*truthArgument(*Call, *I))) {
+          // An integer argument that is no converted condition (`check(3)`)
+          // has an integer value, or none: nothing to assume.
+          if (const auto *V = dyn_cast_or_null<BoolValue>(
+                  Env.getValue(*truthArgument(*Call, *I)))) {
             L.assume(V->formula(), true, Atoms);
             Env = Env.fork();
             Env.assume(V->formula());
@@ -112,7 +115,7 @@ void PolicyCallModel::transferBranch(bool Branch, const Stmt *Cond,
   const auto *E = dyn_cast_or_null<Expr>(Cond);
   if (!E)
     return;
-  if (const auto *V = Env.get<BoolValue>(*E))
+  if (const auto *V = dyn_cast_or_null<BoolValue>(Env.getValue(*E)))
     L.assume(V->formula(), Branch, Atoms);
 }
 

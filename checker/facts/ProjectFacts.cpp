@@ -234,6 +234,11 @@ void SourceFacts::merge(const SourceFacts &Other) {
     if (!llvm::is_contained(NeverReturnsIf, K))
       NeverReturnsIf.push_back(K);
   llvm::sort(NeverReturnsIf);
+  // A function is defined once; were two TUs to disagree, the smaller
+  // wins, whatever the order of the merge.
+  if (Other.ReturnsOnlyIf &&
+      (!ReturnsOnlyIf || *Other.ReturnsOnlyIf < *ReturnsOnlyIf))
+    ReturnsOnlyIf = Other.ReturnsOnlyIf;
   // A method is defined once and the TUs that saw the definition agree;
   // were they not to, the smaller wins, whatever the order of the merge.
   for (const auto &[K, From] : Other.CopiesFields) {
@@ -323,6 +328,12 @@ static bool neverReturnsWithin(const ProjectFacts &Facts, StringRef Key,
 bool ProjectFacts::neverReturns(StringRef Key) const {
   SmallVector<std::string, 4> Path;
   return neverReturnsWithin(*this, Key, 0, Path);
+}
+
+bool ProjectFacts::returnsOnlyIf(const AssumedAssertion &A) const {
+  const SourceFacts *S = find(A.Function);
+  return S && S->Kind == SourceKind::Function &&
+         S->ReturnsOnlyIf == A.Parameter;
 }
 
 bool ProjectFacts::effectHolds(const AssumedEffect &A) const {
@@ -495,6 +506,8 @@ static json::Value sourceToJSON(const SourceFacts &S) {
     O["called"] = true;
   if (!S.NeverReturnsIf.empty())
     O["neverReturnsIf"] = json::Array(S.NeverReturnsIf);
+  if (S.ReturnsOnlyIf)
+    O["returnsOnlyIf"] = *S.ReturnsOnlyIf;
   if (S.Tested)
     O["tested"] = S.Tested;
   if (S.Untested)
@@ -755,6 +768,12 @@ static Error sourceFromJSON(StringRef Key, const json::Value &V,
         {"untested", &S.Untested}})
     if (!readCount(*O, Name, *Count))
       return bad("source '" + Key + "' has a bad '" + Name + "' count");
+  if (O->get("returnsOnlyIf")) {
+    unsigned I = 0;
+    if (!readCount(*O, "returnsOnlyIf", I))
+      return bad("source '" + Key + "' has a bad 'returnsOnlyIf' parameter");
+    S.ReturnsOnlyIf = I;
+  }
   if (!factLocFromJSON(O->get("emptyReturn"), S.EmptyReturn) ||
       !factLocFromJSON(O->get("testedAt"), S.TestedAt) ||
       !factLocFromJSON(O->get("assertedAt"), S.AssertedAt) ||
@@ -935,6 +954,13 @@ json::Value Candidate::toJSON() const {
     O["requires"] = Requires;
   if (!Exits.empty())
     O["exits"] = json::Array(Exits);
+  if (!Assertions.empty()) {
+    json::Array A;
+    for (const AssumedAssertion &Each : Assertions)
+      A.push_back(json::Object{{"function", Each.Function},
+                               {"parameter", Each.Parameter}});
+    O["assertions"] = std::move(A);
+  }
   if (Decided)
     O["decided"] = true;
   if (Strict)
@@ -979,6 +1005,18 @@ bool Candidate::fromJSON(const json::Value &V, Candidate &Out) {
   Out.Decided = O->getBoolean("decided").value_or(false);
   if (!readStrings(O->getArray("exits"), Out.Exits))
     return false;
+  if (const json::Array *A = O->getArray("assertions"))
+    for (const json::Value &Each : *A) {
+      const json::Object *E = Each.getAsObject();
+      AssumedAssertion Read;
+      if (!E || !E->getString("function") || !E->get("parameter") ||
+          !readCount(*E, "parameter", Read.Parameter))
+        return false;
+      Read.Function = E->getString("function")->str();
+      if (Read.Function.empty())
+        return false;
+      Out.Assertions.push_back(std::move(Read));
+    }
   // Every key or none: a candidate missing one of its sources would be
   // decided on the others alone. One the TU decided has none.
   const json::Array *K = O->getArray("keys");

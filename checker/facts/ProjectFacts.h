@@ -186,6 +186,17 @@ struct AssumedEffect {
   }
 };
 
+/// A function that a TU saw without its definition, taken to be an
+/// assertion function: it returns only when its parameter Parameter is true
+/// (Candidate::Assertions; the facts decide, ProjectFacts::returnsOnlyIf).
+struct AssumedAssertion {
+  std::string Function;
+  unsigned Parameter = 0;
+  bool operator==(const AssumedAssertion &O) const {
+    return Function == O.Function && Parameter == O.Parameter;
+  }
+};
+
 /// What the calls of a function pass for one callable field of the object
 /// that one of its parameters points or refers to (`run(q)`, then `q->f`).
 struct PassedFieldFacts {
@@ -229,6 +240,10 @@ struct SourceFacts {
   /// its TU saw without a definition, never returns either (a logger that
   /// calls the project's `fatal`, defined in another TU). Sorted keys.
   std::vector<std::string> NeverReturnsIf;
+  /// Functions: the parameter a definition seen returns only when it is
+  /// true (an assertion function, NeverReturns::returnsOnlyIf), by its body
+  /// and what its TU sees: past a call in another TU, the argument holds.
+  std::optional<unsigned> ReturnsOnlyIf;
   /// Methods defined out of line: the callable fields of their object that
   /// a call leaves exactly as non-empty as one of its parameters (by index),
   /// and the one whose test their `bool` result is, each by the flow
@@ -332,6 +347,9 @@ public:
   /// function named there never returning (followed to a bounded depth,
   /// cycles cut).
   bool neverReturns(llvm::StringRef Key) const;
+  /// Whether the function Key, by its definition somewhere in the
+  /// project, returns only when its parameter Parameter is true.
+  bool returnsOnlyIf(const AssumedAssertion &A) const;
   /// Whether the definition of A.Method, seen by some TU, has the effect
   /// that A assumes.
   bool effectHolds(const AssumedEffect &A) const;
@@ -429,6 +447,11 @@ struct Candidate {
   /// value: `if (!f) fatal("no f"); f(x);` with `fatal` defined in another
   /// TU. The facts decide them first; see PolicyCallAnalysis, exitsNeeded.
   std::vector<std::string> Exits;
+  /// Likewise for assertion functions: the call cannot be reached with an
+  /// empty value if one of these returns only when its argument is true
+  /// (`Assert(f != nullptr, "no f"); f(x);` with `Assert` defined in
+  /// another TU).
+  std::vector<AssumedAssertion> Assertions;
   /// The TU decided the finding (it stands whatever the facts say of its
   /// sources): it waits for the facts only for Exits.
   bool Decided = false;

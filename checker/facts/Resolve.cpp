@@ -799,6 +799,8 @@ ProjectFacts relevantFacts(ArrayRef<const ProjectFacts *> From,
         append_range(Work, V.Keys);
     Work.push_back(C.Through);
     append_range(Work, C.Exits);
+    for (const AssumedAssertion &A : C.Assertions)
+      Work.push_back(A.Function);
   }
   ProjectFacts Out;
   for (const ProjectFacts *F : From)
@@ -840,8 +842,12 @@ Resolution resolve(const ProjectFacts &Facts, const Candidate &C,
   Resolution R;
   // A call behind a function that never returns (defined in another TU)
   // cannot be reached with an empty value, in every mode: it is dead code.
+  // So is one behind an assertion function that returns only when what it
+  // was handed holds.
   if (any_of(C.Exits,
-             [&](const std::string &K) { return Facts.neverReturns(K); }))
+             [&](const std::string &K) { return Facts.neverReturns(K); }) ||
+      any_of(C.Assertions,
+             [&](const AssumedAssertion &A) { return Facts.returnsOnlyIf(A); }))
     return R;
   if (C.Decided) {
     R.Report = true;

@@ -119,6 +119,18 @@ void gemm_zero(int type, const void *b, float *out, int n) {
 }
 
 // The true neighbours.
+// An integer that is no converted condition proves nothing of the callable,
+// and the analysis goes on (it crashed on `CheckInt(3, ..)` once).
+void gemm_constant(int type, const void *b, float *out, int n, int k) {
+  ToFloat toFloat = type_to_float(type);
+  CheckInt(3, "three");
+  CheckInt(k + 1, "k");
+  toFloat(b, out, n);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: call through possibly empty callable 'toFloat' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-5]]:21: note: 'toFloat' comes from 'type_to_float', which may return an empty callable
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:3: warning: call through possibly empty callable 'toFloat' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-7]]:21: note: 'toFloat' comes from 'type_to_float', which may return an empty callable
+}
 void gemm_unchecked(int type, const void *b, float *out, int n) {
   ToFloat toFloat = type_to_float(type);
   toFloat(b, out, n);

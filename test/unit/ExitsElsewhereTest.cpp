@@ -69,6 +69,36 @@ TEST(ExitsElsewhere, ReadsWhatDefinitionsNeed) {
   EXPECT_EQ(If["uses_value"], "");
 }
 
+TEST(ExitsElsewhere, TruthParametersAreTheFirstBoolElseTheFirstInteger) {
+  std::unique_ptr<ASTUnit> AST = test::parse(R"cc(
+    enum Level { Low, High };
+    void Assert(const char *what, bool ok);
+    void check(int ok, const char *what);
+    void mixed(long n, bool ok);
+    void text(char c, const char *what);
+    void level(Level l, unsigned n);
+    void none(const char *what, double x);
+  )cc");
+  ASSERT_TRUE(AST);
+  std::map<std::string, int> Param;
+  struct Walker : RecursiveASTVisitor<Walker> {
+    std::map<std::string, int> &Param;
+    explicit Walker(std::map<std::string, int> &Param) : Param(Param) {}
+    bool VisitFunctionDecl(FunctionDecl *FD) {
+      std::optional<unsigned> P = truthParameter(*FD);
+      Param[FD->getNameAsString()] = P ? static_cast<int>(*P) : -1;
+      return true;
+    }
+  } W(Param);
+  W.TraverseAST(AST->getASTContext());
+  EXPECT_EQ(Param["Assert"], 1);
+  EXPECT_EQ(Param["check"], 0);
+  EXPECT_EQ(Param["mixed"], 1); // a bool comes first
+  EXPECT_EQ(Param["text"], -1); // a character is no truth value
+  EXPECT_EQ(Param["level"], 1); // nor an enumerator
+  EXPECT_EQ(Param["none"], -1);
+}
+
 TEST(ExitsElsewhere, MayNeverReturnIsACheapNecessaryTest) {
   std::unique_ptr<ASTUnit> AST = test::parse(R"cc(
     void fatal(const char *);

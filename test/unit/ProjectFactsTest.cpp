@@ -603,6 +603,54 @@ TEST(ProjectFactsResolve, ExitsThatNeverReturnMakeTheCallDead) {
   EXPECT_FALSE(resolve(Cut, D).Report);
 }
 
+TEST(ProjectFactsResolve, AssertionsElsewhereMakeTheCallDead) {
+  ProjectFacts F;
+  F.get("f:s", SourceKind::Function, "select_wrapper") =
+      function(Emptiness::MayBeEmpty, loc("/p/src/policies.cpp", 41, 700));
+  SourceFacts Assert = exitFacts(false);
+  Assert.ReturnsOnlyIf = 1;
+  F.get("f:assert", SourceKind::Function, "Assert") = Assert;
+  EXPECT_TRUE(F.returnsOnlyIf({"f:assert", 1}));
+  EXPECT_FALSE(F.returnsOnlyIf({"f:assert", 0})); // another parameter
+  EXPECT_FALSE(F.returnsOnlyIf({"f:unknown", 0}));
+  Candidate C = candidate({"f:s"});
+  C.Exits = {"f:assert"}; // it returns: no exit
+  EXPECT_TRUE(resolve(F, C).Report);
+  C.Assertions = {{"f:assert", 0}};
+  EXPECT_TRUE(resolve(F, C).Report);
+  C.Assertions.push_back({"f:assert", 1});
+  EXPECT_FALSE(resolve(F, C).Report);
+  C.Strict = true; // dead in every mode
+  EXPECT_FALSE(resolve(F, C).Report);
+  // The candidate's JSON keeps them, and a malformed one is refused.
+  Candidate Back;
+  ASSERT_TRUE(Candidate::fromJSON(C.toJSON(), Back));
+  EXPECT_EQ(Back.Assertions, C.Assertions);
+  llvm::json::Value Bad = C.toJSON();
+  (*Bad.getAsObject()->getArray("assertions"))[0] =
+      llvm::json::Object{{"function", "f:assert"}, {"parameter", -1}};
+  EXPECT_FALSE(Candidate::fromJSON(Bad, Back));
+  // relevantFacts keeps the assertion functions.
+  ProjectFacts Cut = relevantFacts({&F}, {C});
+  EXPECT_TRUE(Cut.find("f:assert"));
+  EXPECT_FALSE(resolve(Cut, C).Report);
+  // Merged from two TUs and through JSON; should two definitions disagree,
+  // the smaller parameter wins in either order.
+  ProjectFacts A, B;
+  A.get("f:assert", SourceKind::Function, "Assert") = Assert;
+  SourceFacts Other = exitFacts(false);
+  Other.ReturnsOnlyIf = 0;
+  B.get("f:assert", SourceKind::Function, "Assert") = Other;
+  ProjectFacts AB = A, BA = B;
+  AB.merge(B);
+  BA.merge(A);
+  EXPECT_EQ(AB.find("f:assert")->ReturnsOnlyIf, std::optional<unsigned>(0));
+  EXPECT_EQ(BA.find("f:assert")->ReturnsOnlyIf, std::optional<unsigned>(0));
+  llvm::Expected<ProjectFacts> Read = ProjectFacts::fromJSON(A.toJSON());
+  ASSERT_TRUE(static_cast<bool>(Read)) << llvm::toString(Read.takeError());
+  EXPECT_EQ(Read->find("f:assert")->ReturnsOnlyIf, std::optional<unsigned>(1));
+}
+
 TEST(ProjectFactsResolve, DefinitionThatMayReturnEmpty) {
   ProjectFacts F;
   F.get("f:s", SourceKind::Function, "select_wrapper") =
