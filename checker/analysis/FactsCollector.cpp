@@ -645,8 +645,24 @@ private:
         if (!Keys.empty()) {
           llvm::sort(Keys);
           ++PF.SetIf[std::move(Keys)];
+          continue;
         }
       }
+      // A function that hands its own object, or its parameter's, on as it
+      // came passes the field as its callers do (`parse_field` calling
+      // `read_field`, its callers having asserted the field set): the facts
+      // follow them.
+      if (E != Emptiness::Unknown)
+        continue;
+      std::optional<std::string> OwnKey;
+      if (const auto *M = dyn_cast<CXXMethodDecl>(Owner);
+          M && This && Call && handsOnItsObject(*M, *Call, *FD))
+        OwnKey = objectParameterKey(*M);
+      else if (const auto *P = V ? dyn_cast<ParmVarDecl>(V) : nullptr;
+               P && DRE && handsOnParameter(*Owner, *DRE, *FD))
+        OwnKey = parameterKey(*P);
+      if (OwnKey)
+        ++PF.SetIf[{{*OwnKey, *Key, AssumedEffect::CallersSet}}];
     }
     noteFieldsThrough(F, RD, ReadExpr, Loc);
   }

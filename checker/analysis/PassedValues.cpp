@@ -6,6 +6,8 @@
 #include "MethodsElsewhere.h"
 #include "PolicyCallModel.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include <functional>
 
@@ -375,6 +377,97 @@ Emptiness PassedValues::fieldThroughAt(const FunctionDecl &Owner,
   const Reads &R = of(Owner);
   auto It = R.Through.find({&Read, &Via, &Field});
   return It == R.Through.end() ? Emptiness::Unknown : It->second;
+}
+
+namespace {
+/// What handsOnItsObject and handsOnParameter read of a function's body:
+/// the uses of the object handed on (`this`, or a parameter), each of
+/// which must only name a member of it.
+class HandedObjectUses : public RecursiveASTVisitor<HandedObjectUses> {
+public:
+  /// Param null: the uses of `this`, and Call the one non-const method call
+  /// on it that is allowed. Else the uses of Param, and Read the one that
+  /// may hand it on.
+  HandedObjectUses(const FieldDecl &Field, ParentMap &PM,
+                   const CXXMemberCallExpr *Call, const ParmVarDecl *Param,
+                   const DeclRefExpr *Read)
+      : Field(Field), PM(PM), Call(Call), Param(Param), Read(Read) {}
+
+  bool VisitMemberExpr(MemberExpr *ME) {
+    if (ME->getMemberDecl() == &Field)
+      return fail();
+    return true;
+  }
+  bool VisitCXXThisExpr(CXXThisExpr *This) {
+    return Param || namesAMember(*This);
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    if (!Param || DRE->getDecl() != Param || DRE == Read)
+      return true;
+    return namesAMember(*DRE);
+  }
+  bool Handed = true;
+
+private:
+  /// `obj->x` and `obj->m()` for a const method (or the call allowed)
+  /// name a member; anything else may change the object or hand it on
+  /// (`run(*this)`, `p = other`, `&p`).
+  bool namesAMember(const Expr &Use) {
+    const Stmt *P = PM.getParentIgnoreParenImpCasts(const_cast<Expr *>(&Use));
+    const auto *ME = dyn_cast_or_null<MemberExpr>(P);
+    if (!ME)
+      return fail();
+    const auto *M = dyn_cast<CXXMethodDecl>(ME->getMemberDecl());
+    if (M && !M->isConst() && !M->isStatic() &&
+        !(Call && ME == Call->getCallee()->IgnoreParens()))
+      return fail();
+    return true;
+  }
+  bool fail() {
+    Handed = false;
+    return false;
+  }
+  const FieldDecl &Field;
+  ParentMap &PM;
+  const CXXMemberCallExpr *Call;
+  const ParmVarDecl *Param;
+  const DeclRefExpr *Read;
+};
+
+/// Whether the function whose body is Body hands on an object at Use as
+/// it came (HandedObjectUses), and Use is in no loop: a second run of the
+/// call may find what the first one did to the field.
+bool handsOnAsItCame(Stmt &Body, const Expr &Use, const FieldDecl &Field,
+                     const CXXMemberCallExpr *Call, const ParmVarDecl *Param) {
+  ParentMap PM(&Body);
+  for (const Stmt *S = PM.getParent(&Use); S; S = PM.getParent(S))
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
+      return false;
+  HandedObjectUses Uses(Field, PM, Call, Param, dyn_cast<DeclRefExpr>(&Use));
+  Uses.TraverseStmt(&Body);
+  return Uses.Handed;
+}
+} // namespace
+
+bool handsOnItsObject(const CXXMethodDecl &Owner, const CXXMemberCallExpr &Call,
+                      const FieldDecl &Field) {
+  if (Owner.isStatic() || isa<CXXConstructorDecl, CXXDestructorDecl>(Owner) ||
+      Owner.getParent()->isLambda() || !Owner.getBody())
+    return false;
+  return handsOnAsItCame(*Owner.getBody(), Call, Field, &Call, nullptr);
+}
+
+bool handsOnParameter(const FunctionDecl &Owner, const DeclRefExpr &Read,
+                      const FieldDecl &Field) {
+  const auto *P = dyn_cast<ParmVarDecl>(Read.getDecl());
+  if (!P || P->getDeclContext() != &Owner || !Owner.getBody() ||
+      isa<CXXConstructorDecl>(Owner))
+    return false;
+  // A pointer or a reference to the object: a copy is the caller's own.
+  QualType T = P->getType();
+  if (!T->isPointerType() && !T->isReferenceType())
+    return false;
+  return handsOnAsItCame(*Owner.getBody(), Read, Field, nullptr, P);
 }
 
 } // namespace wrapguard

@@ -152,6 +152,26 @@ private:
   llvm::DenseMap<const clang::RecordDecl *, bool> CallableRecords;
 };
 
+/// Whether Call, a call of a method on Owner's own object (`helper()`,
+/// `this->helper()`), hands that object on as Owner received it, as far as
+/// Field goes: Owner (a method, not a constructor, a destructor or a
+/// lambda's) names Field nowhere, calls no other non-const method of its
+/// object, hands `this` to nothing, and does not run Call in a loop. Then
+/// Call passes Field set wherever every call of Owner does (the facts
+/// follow the callers, AssumedEffect::CallersSet).
+bool handsOnItsObject(const clang::CXXMethodDecl &Owner,
+                      const clang::CXXMemberCallExpr &Call,
+                      const clang::FieldDecl &Field);
+
+/// Likewise for Read, a read of Owner's own pointer or reference parameter
+/// that a call passes on (`void step(Ctx *c) { run(c); }`): Owner names
+/// Field nowhere, uses the parameter otherwise only to name members of its
+/// object (no non-const method, no assignment, no other hand-off), and
+/// does not pass it in a loop.
+bool handsOnParameter(const clang::FunctionDecl &Owner,
+                      const clang::DeclRefExpr &Read,
+                      const clang::FieldDecl &Field);
+
 } // namespace wrapguard
 
 #endif // WRAPGUARD_ANALYSIS_PASSEDVALUES_H

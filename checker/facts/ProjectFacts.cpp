@@ -336,8 +336,24 @@ bool ProjectFacts::returnsOnlyIf(const AssumedAssertion &A) const {
          S->ReturnsOnlyIf == A.Parameter;
 }
 
-bool ProjectFacts::effectHolds(const AssumedEffect &A) const {
+/// How many calling methods a chain of CallersSet assumptions is followed
+/// through (`next` → `parse_line` → `parse_field` → `read_field`); a longer
+/// chain, or a cycle of recursive methods, proves nothing.
+static constexpr unsigned MaxCallersChain = 4;
+
+bool ProjectFacts::effectHolds(const AssumedEffect &A, unsigned Depth) const {
   const SourceFacts *S = find(A.Method);
+  if (A.From == AssumedEffect::CallersSet) {
+    // The caller's object parameter: every call of the caller (none
+    // through the methods it overrides, which the facts do not count)
+    // passes the field set.
+    if (!S || S->Kind != SourceKind::Parameter || !S->Overrides.empty() ||
+        Depth >= MaxCallersChain)
+      return false;
+    auto It = S->PassedFields.find(A.Field);
+    return It != S->PassedFields.end() && It->second.Calls > 0 &&
+           provedSet(It->second, Depth + 1) == It->second.Calls;
+  }
   if (!S || S->Kind != SourceKind::Function || !S->Overrides.empty())
     return false;
   if (A.From < 0)
@@ -346,11 +362,13 @@ bool ProjectFacts::effectHolds(const AssumedEffect &A) const {
   return It != S->CopiesFields.end() && It->second == A.From;
 }
 
-unsigned ProjectFacts::provedSet(const PassedFieldFacts &F) const {
+unsigned ProjectFacts::provedSet(const PassedFieldFacts &F,
+                                 unsigned Depth) const {
   unsigned N = F.Set;
   for (const auto &[Assumed, Count] : F.SetIf)
-    if (llvm::all_of(Assumed,
-                     [&](const AssumedEffect &A) { return effectHolds(A); }))
+    if (llvm::all_of(Assumed, [&](const AssumedEffect &A) {
+          return effectHolds(A, Depth);
+        }))
       N += Count;
   return N;
 }
@@ -629,7 +647,7 @@ static bool setIfFromJSON(const json::Array *A, PassedFieldFacts &F) {
       std::optional<StringRef> Field =
           AO ? AO->getString("field") : std::nullopt;
       std::optional<int64_t> From = AO ? AO->getInteger("from") : std::nullopt;
-      if (!Method || !Field || !From || *From < -1)
+      if (!Method || !Field || !From || *From < AssumedEffect::CallersSet)
         return false;
       Assumed.push_back({Method->str(), Field->str(), int(*From)});
     }

@@ -171,13 +171,20 @@ struct ArgFacts {
 
 /// What a caller's analysis assumed of a method its TU saw without a
 /// definition (MethodsElsewhere.h): that it copies its parameter From into
-/// the callable field Field of its object, or (From < 0) that its result is
-/// the test that Field is set. The facts of the TU that defines the method
-/// say whether it does (ProjectFacts::effectHolds).
+/// the callable field Field of its object, or (From == TestsField) that its
+/// result is the test that Field is set. The facts of the TU that defines
+/// the method say whether it does (ProjectFacts::effectHolds).
+/// With From == CallersSet, Method is instead the object parameter of the
+/// calling method (`p:<USR>#this`): the call hands on the caller's own
+/// object, which the caller leaves as it came (`read_field(..)` in a
+/// `parse_field` that writes nothing of `*this`), so it passes Field set
+/// where every call of the caller does.
 struct AssumedEffect {
+  static constexpr int TestsField = -1;
+  static constexpr int CallersSet = -2;
   std::string Method;
   std::string Field;
-  int From = -1;
+  int From = TestsField;
   bool operator<(const AssumedEffect &O) const {
     return std::tie(Method, Field, From) < std::tie(O.Method, O.Field, O.From);
   }
@@ -351,11 +358,12 @@ public:
   /// project, returns only when its parameter Parameter is true.
   bool returnsOnlyIf(const AssumedAssertion &A) const;
   /// Whether the definition of A.Method, seen by some TU, has the effect
-  /// that A assumes.
-  bool effectHolds(const AssumedEffect &A) const;
+  /// that A assumes; for CallersSet, whether every call of the caller
+  /// passes the field set (Depth: the callers followed so far).
+  bool effectHolds(const AssumedEffect &A, unsigned Depth = 0) const;
   /// The calls of F that proved its field set, with those whose
   /// assumptions hold.
-  unsigned provedSet(const PassedFieldFacts &F) const;
+  unsigned provedSet(const PassedFieldFacts &F, unsigned Depth = 0) const;
   bool empty() const { return Sources.empty(); }
   size_t size() const { return Sources.size(); }
   const std::map<std::string, SourceFacts> &sources() const { return Sources; }

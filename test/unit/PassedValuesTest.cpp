@@ -174,6 +174,110 @@ TEST(PassedValuesTest, ProvesTheFieldsOfThisAtAMethodCall) {
             Expected);
 }
 
+/// A method that hands its own object on as it came: its callers' proof
+/// holds at its call (AssumedEffect::CallersSet).
+TEST(PassedValuesTest, HandsOnItsObjectOnlyAsItCame) {
+  std::unique_ptr<ASTUnit> AST = test::parse(R"cc(
+    using Fn = int (*)(int);
+    void sink(const struct Stream &);
+    struct Stream {
+      int as_came(int x) { int n = helper(x); pos = n; return n + peek(); }
+      int names_it(int x) { if (!cb) return 0; return helper(x); }
+      int resets_first(int x) { reset(); return helper(x); }
+      int hands_this(int x) { sink(*this); return helper(x); }
+      int in_loop(int x) { int n = 0; while (n < x) n += helper(n); return n; }
+      int in_lambda(int x) { auto l = [this] { reset(); }; l(); return helper(x); }
+      static int by_static(Stream &s, int x) { return s.helper(x); }
+      int helper(int x) { return cb(x); }
+      int peek() const { return pos; }
+      void reset() { pos = 0; }
+      Fn cb = nullptr;
+      int pos = 0;
+    };
+  )cc");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  auto Calls =
+      match(cxxMemberCallExpr(callee(cxxMethodDecl(hasName("helper"))),
+                              hasAncestor(cxxMethodDecl().bind("owner")))
+                .bind("call"),
+            Ctx);
+  std::map<std::string, bool> Handed;
+  const FieldDecl *Cb = nullptr;
+  for (const auto &N : Calls) {
+    const auto *M = N.getNodeAs<CXXMethodDecl>("owner");
+    Cb = *M->getParent()->field_begin();
+    Handed[M->getNameAsString()] =
+        handsOnItsObject(*M, *N.getNodeAs<CXXMemberCallExpr>("call"), *Cb);
+  }
+  ASSERT_TRUE(Cb);
+  EXPECT_EQ(Cb->getName(), "cb");
+  ASSERT_EQ(Handed.size(), 7u); // every owner was asked
+  EXPECT_TRUE(Handed["as_came"]);
+  EXPECT_FALSE(Handed["names_it"]);     // its own test is the flow's to read
+  EXPECT_FALSE(Handed["resets_first"]); // another non-const method
+  EXPECT_FALSE(Handed["hands_this"]);
+  EXPECT_FALSE(Handed["in_loop"]);
+  EXPECT_FALSE(Handed["in_lambda"]);
+  EXPECT_FALSE(Handed["by_static"]); // no object of its own
+}
+
+/// The same for a parameter a function hands on.
+TEST(PassedValuesTest, HandsOnAParameterOnlyAsItCame) {
+  std::unique_ptr<ASTUnit> AST = test::parse(R"cc(
+    using Fn = int (*)(int);
+    struct Ctx {
+      Fn cb;
+      int pos;
+      void reset() { pos = 0; }
+      int peek() const { return pos; }
+    };
+    int inner(Ctx *c, int x);
+    int inner_ref(Ctx &c, int x);
+    int inner_copy(Ctx c, int x);
+    void keep(Ctx *c);
+    int as_came(Ctx *c, int x) { c->pos = x; return inner(c, c->peek()); }
+    int by_ref(Ctx &c, int x) { return inner_ref(c, x); }
+    int by_copy(Ctx c, int x) { return inner_copy(c, x); }
+    int names_it(Ctx *c, int x) { if (!c->cb) return 0; return inner(c, x); }
+    int repoints(Ctx *c, Ctx *o, int x) { c = o; return inner(c, x); }
+    int resets(Ctx *c, int x) { c->reset(); return inner(c, x); }
+    int hands_off(Ctx *c, int x) { keep(c); return inner(c, x); }
+    int in_loop(Ctx *c, int x) { int n = 0; for (int i = 0; i < x; ++i) n += inner(c, i); return n; }
+  )cc");
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  auto Reads = match(
+      callExpr(
+          callee(functionDecl(hasAnyName("inner", "inner_ref", "inner_copy"))),
+          hasArgument(
+              0, expr(anyOf(ignoringParenImpCasts(declRefExpr().bind("read")),
+                            hasDescendant(declRefExpr().bind("read"))))),
+          hasAncestor(functionDecl().bind("owner"))),
+      Ctx);
+  const FieldDecl *Cb = nullptr;
+  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    if (const auto *RD = dyn_cast<CXXRecordDecl>(D);
+        RD && RD->getName() == "Ctx")
+      Cb = *RD->field_begin();
+  ASSERT_TRUE(Cb);
+  std::map<std::string, bool> Handed;
+  for (const auto &N : Reads) {
+    const auto *Owner = N.getNodeAs<FunctionDecl>("owner");
+    Handed[Owner->getNameAsString()] =
+        handsOnParameter(*Owner, *N.getNodeAs<DeclRefExpr>("read"), *Cb);
+  }
+  ASSERT_EQ(Handed.size(), 8u);   // every owner was asked
+  EXPECT_TRUE(Handed["as_came"]); // another field written, a const method
+  EXPECT_TRUE(Handed["by_ref"]);
+  EXPECT_FALSE(Handed["by_copy"]); // the callee's copy is its own
+  EXPECT_FALSE(Handed["names_it"]);
+  EXPECT_FALSE(Handed["repoints"]);
+  EXPECT_FALSE(Handed["resets"]);
+  EXPECT_FALSE(Handed["hands_off"]);
+  EXPECT_FALSE(Handed["in_loop"]);
+}
+
 /// The object a method is called on, read from a member of a parameter.
 TEST(PassedValuesTest, ProvesTheFieldsOfAMemberObject) {
   std::map<std::string, Emptiness> Expected = {

@@ -563,6 +563,60 @@ TEST(ProjectFactsMethodsElsewhere, AssumptionsHoldOnlyAsTheDefinitionsSay) {
   EXPECT_EQ(Back->find("f:has")->TestsField, "m:cb");
 }
 
+TEST(ProjectFactsMethodsElsewhere, CallersSetFollowsTheCallersOfTheCaller) {
+  // read_field <- parse_field <- parse_line, which tests the field; and
+  // read_other <- parse_other, which one call makes untested.
+  auto Passed = [](unsigned Calls, unsigned Set, std::string Caller = "") {
+    PassedFieldFacts P;
+    P.Calls = Calls;
+    P.Set = Set;
+    if (!Caller.empty())
+      P.SetIf[{{Caller, "m:cb", AssumedEffect::CallersSet}}] = Calls - Set;
+    return P;
+  };
+  ProjectFacts F;
+  auto This = [&](const std::string &Key) -> SourceFacts & {
+    return F.get(Key, SourceKind::Parameter, "this");
+  };
+  This("p:parse_field#this").PassedFields["m:cb"] = Passed(2, 2);
+  This("p:read_field#this").PassedFields["m:cb"] =
+      Passed(1, 0, "p:parse_field#this");
+  This("p:parse_other#this").PassedFields["m:cb"] = Passed(2, 1);
+  This("p:read_other#this").PassedFields["m:cb"] =
+      Passed(1, 0, "p:parse_other#this");
+  const auto &ReadField = F.find("p:read_field#this")->PassedFields.at("m:cb");
+  const auto &ReadOther = F.find("p:read_other#this")->PassedFields.at("m:cb");
+  EXPECT_EQ(F.provedSet(ReadField), 1u);
+  EXPECT_EQ(F.provedSet(ReadOther), 0u);
+  EXPECT_TRUE(
+      F.effectHolds({"p:parse_field#this", "m:cb", AssumedEffect::CallersSet}));
+  EXPECT_FALSE(F.effectHolds(
+      {"p:parse_field#this", "m:other", AssumedEffect::CallersSet}));
+  EXPECT_FALSE(
+      F.effectHolds({"p:unseen#this", "m:cb", AssumedEffect::CallersSet}));
+  // A method reached through the methods it overrides has calls the facts
+  // do not count.
+  This("p:parse_field#this").Overrides = {"p:base_parse#this"};
+  EXPECT_EQ(F.provedSet(ReadField), 0u);
+  This("p:parse_field#this").Overrides.clear();
+  // A cycle of recursive helpers proves nothing, nor does a long chain.
+  This("p:a#this").PassedFields["m:cb"] = Passed(1, 0, "p:b#this");
+  This("p:b#this").PassedFields["m:cb"] = Passed(1, 0, "p:a#this");
+  EXPECT_FALSE(F.effectHolds({"p:a#this", "m:cb", AssumedEffect::CallersSet}));
+  This("p:0#this").PassedFields["m:cb"] = Passed(1, 1);
+  for (int I = 1; I <= 6; ++I)
+    This("p:" + std::to_string(I) + "#this").PassedFields["m:cb"] =
+        Passed(1, 0, "p:" + std::to_string(I - 1) + "#this");
+  EXPECT_TRUE(F.effectHolds({"p:2#this", "m:cb", AssumedEffect::CallersSet}));
+  EXPECT_FALSE(F.effectHolds({"p:6#this", "m:cb", AssumedEffect::CallersSet}));
+  // Through JSON, the assumption and its count keep.
+  llvm::Expected<ProjectFacts> Back = ProjectFacts::fromJSON(F.toJSON());
+  ASSERT_TRUE(static_cast<bool>(Back)) << llvm::toString(Back.takeError());
+  EXPECT_EQ(
+      Back->provedSet(Back->find("p:read_field#this")->PassedFields.at("m:cb")),
+      1u);
+}
+
 TEST(ProjectFactsResolve, ExitsThatNeverReturnMakeTheCallDead) {
   ProjectFacts F;
   F.get("f:s", SourceKind::Function, "select_wrapper") =
