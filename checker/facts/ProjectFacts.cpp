@@ -336,15 +336,15 @@ bool ProjectFacts::returnsOnlyIf(const AssumedAssertion &A) const {
          S->ReturnsOnlyIf == A.Parameter;
 }
 
-/// How many calling methods a chain of CallersSet assumptions is followed
-/// through (`next` → `parse_line` → `parse_field` → `read_field`); a longer
-/// chain, or a cycle of recursive methods, proves nothing.
+/// How many callers a chain of CallersSet assumptions is followed through
+/// (`next` → `parse_line` → `parse_field` → `read_field`); a longer chain,
+/// or a cycle of recursive functions, proves nothing.
 static constexpr unsigned MaxCallersChain = 4;
 
 bool ProjectFacts::effectHolds(const AssumedEffect &A, unsigned Depth) const {
   const SourceFacts *S = find(A.Method);
   if (A.From == AssumedEffect::CallersSet) {
-    // The caller's object parameter: every call of the caller (none
+    // The caller's parameter (or object): every call of the caller (none
     // through the methods it overrides, which the facts do not count)
     // passes the field set.
     if (!S || S->Kind != SourceKind::Parameter || !S->Overrides.empty() ||

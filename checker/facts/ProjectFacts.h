@@ -174,11 +174,11 @@ struct ArgFacts {
 /// the callable field Field of its object, or (From == TestsField) that its
 /// result is the test that Field is set. The facts of the TU that defines
 /// the method say whether it does (ProjectFacts::effectHolds).
-/// With From == CallersSet, Method is instead the object parameter of the
-/// calling method (`p:<USR>#this`): the call hands on the caller's own
-/// object, which the caller leaves as it came (`read_field(..)` in a
-/// `parse_field` that writes nothing of `*this`), so it passes Field set
-/// where every call of the caller does.
+/// With From == CallersSet, Method is instead a parameter of the calling
+/// function (`p:<USR>#<index>`, or `p:<USR>#this` for a method's object):
+/// the call hands that object on as the caller received it (`read_field(..)`
+/// in a `parse_field` that writes nothing of `*this`), so it passes Field
+/// set where every call of the caller does.
 struct AssumedEffect {
   static constexpr int TestsField = -1;
   static constexpr int CallersSet = -2;
