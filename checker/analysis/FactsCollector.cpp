@@ -605,6 +605,9 @@ private:
                            : This   ? static_cast<const Expr *>(This)
                            : Member ? static_cast<const Expr *>(Member)
                                     : static_cast<const Expr *>(Call);
+    // Whether this call hands on the caller's own object as it came, asked
+    // at the first field the caller's flow leaves undecided.
+    std::optional<HandOff> Handed;
     for (const FieldDecl *FD : RD.fields()) {
       if (!C.Types.isNullable(FD->getType()))
         continue;
@@ -654,17 +657,39 @@ private:
       // follow them.
       if (E != Emptiness::Unknown)
         continue;
-      std::optional<std::string> OwnKey;
-      if (const auto *M = dyn_cast<CXXMethodDecl>(Owner);
-          M && This && Call && handsOnItsObject(*M, *Call, *FD))
-        OwnKey = objectParameterKey(*M);
-      else if (const auto *P = V ? dyn_cast<ParmVarDecl>(V) : nullptr;
-               P && DRE && handsOnParameter(*Owner, *DRE, *FD))
-        OwnKey = parameterKey(*P);
-      if (OwnKey)
-        ++PF.SetIf[{{*OwnKey, *Key, AssumedEffect::CallersSet}}];
+      if (!Handed)
+        Handed = handOffOf(This, Call, DRE);
+      if (Handed->OwnKey && !Handed->Named.count(FD))
+        ++PF.SetIf[{{*Handed->OwnKey, *Key, AssumedEffect::CallersSet}}];
     }
     noteFieldsThrough(F, RD, ReadExpr, Loc);
+  }
+
+  /// A call that hands on the caller's own object (`helper()` on `this`,
+  /// or a parameter `run(c)`): the caller's key for it (`p:..#this`,
+  /// `p:..#<index>`) when the caller hands it on as it came
+  /// (handsOnItsObject, handsOnParameter), and the fields the caller names,
+  /// for which that proves nothing.
+  struct HandOff {
+    std::optional<std::string> OwnKey;
+    NamedFields Named;
+  };
+  HandOff handOffOf(const CXXThisExpr *This, const CXXMemberCallExpr *Call,
+                    const DeclRefExpr *DRE) {
+    HandOff Out;
+    ParentMap &Parents = C.Indexes.of(*Owner).parents();
+    std::optional<NamedFields> Named;
+    if (const auto *M = dyn_cast<CXXMethodDecl>(Owner); M && This && Call) {
+      if ((Named = handsOnItsObject(*M, *Call, Parents)))
+        Out.OwnKey = objectParameterKey(*M);
+    } else if (const auto *P =
+                   DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr) {
+      if ((Named = handsOnParameter(*Owner, *DRE, Parents)))
+        Out.OwnKey = parameterKey(*P);
+    }
+    if (Named)
+      Out.Named = std::move(*Named);
+    return Out;
   }
 
   /// The callable fields one pointer member of RD away, as noteFieldsOf
@@ -1164,13 +1189,14 @@ private:
       if (!Exit.NeverReturns)
         Exit.NeverReturnsIf = neverReturnsIf(FD, C.Ctx);
     }
-    // What its own TU sees of what it calls; an assertion that fails into
-    // a logger defined in a third TU is not followed.
-    if (!Exit.NeverReturns && Exit.NeverReturnsIf.empty() && FD.getNumParams())
-      Exit.ReturnsOnlyIf = C.Summaries.returnsOnlyIf(FD);
-    if (!Exit.NeverReturns && Exit.NeverReturnsIf.empty() &&
-        !Exit.ReturnsOnlyIf)
-      return;
+    // Else, what its own TU sees of what it calls: an assertion that fails
+    // into a logger defined in a third TU is not followed.
+    if (!Exit.NeverReturns && Exit.NeverReturnsIf.empty()) {
+      if (FD.getNumParams())
+        Exit.ReturnsOnlyIf = C.Summaries.returnsOnlyIf(FD);
+      if (!Exit.ReturnsOnlyIf)
+        return;
+    }
     C.Out.get(*Key, SourceKind::Function, FD.getQualifiedNameAsString())
         .merge(Exit);
   }

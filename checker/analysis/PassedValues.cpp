@@ -381,21 +381,20 @@ Emptiness PassedValues::fieldThroughAt(const FunctionDecl &Owner,
 
 namespace {
 /// What handsOnItsObject and handsOnParameter read of a function's body:
-/// the uses of the object handed on (`this`, or a parameter), each of
-/// which must only name a member of it.
+/// the fields it names, and the uses of the object handed on (`this`, or a
+/// parameter), each of which must only name a member of it.
 class HandedObjectUses : public RecursiveASTVisitor<HandedObjectUses> {
 public:
   /// Param null: the uses of `this`, and Call the one non-const method call
   /// on it that is allowed. Else the uses of Param, and Read the one that
   /// may hand it on.
-  HandedObjectUses(const FieldDecl &Field, ParentMap &PM,
-                   const CXXMemberCallExpr *Call, const ParmVarDecl *Param,
-                   const DeclRefExpr *Read)
-      : Field(Field), PM(PM), Call(Call), Param(Param), Read(Read) {}
+  HandedObjectUses(ParentMap &PM, const CXXMemberCallExpr *Call,
+                   const ParmVarDecl *Param, const DeclRefExpr *Read)
+      : PM(PM), Call(Call), Param(Param), Read(Read) {}
 
   bool VisitMemberExpr(MemberExpr *ME) {
-    if (ME->getMemberDecl() == &Field)
-      return fail();
+    if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+      Named.insert(F);
     return true;
   }
   bool VisitCXXThisExpr(CXXThisExpr *This) {
@@ -407,6 +406,7 @@ public:
     return namesAMember(*DRE);
   }
   bool Handed = true;
+  NamedFields Named;
 
 private:
   /// `obj->x` and `obj->m()` for a const method (or the call allowed)
@@ -427,47 +427,51 @@ private:
     Handed = false;
     return false;
   }
-  const FieldDecl &Field;
   ParentMap &PM;
   const CXXMemberCallExpr *Call;
   const ParmVarDecl *Param;
   const DeclRefExpr *Read;
 };
 
-/// Whether the function whose body is Body hands on an object at Use as
-/// it came (HandedObjectUses), and Use is in no loop: a second run of the
-/// call may find what the first one did to the field.
-bool handsOnAsItCame(Stmt &Body, const Expr &Use, const FieldDecl &Field,
-                     const CXXMemberCallExpr *Call, const ParmVarDecl *Param) {
-  ParentMap PM(&Body);
+/// The fields the function whose body is Body names, when it hands on an
+/// object at Use as it came (HandedObjectUses) and Use is in no loop (a
+/// second run of the call may find what the first one did to a field).
+std::optional<NamedFields> handsOnAsItCame(Stmt &Body, ParentMap &PM,
+                                           const Expr &Use,
+                                           const CXXMemberCallExpr *Call,
+                                           const ParmVarDecl *Param) {
   for (const Stmt *S = PM.getParent(&Use); S; S = PM.getParent(S))
     if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
-      return false;
-  HandedObjectUses Uses(Field, PM, Call, Param, dyn_cast<DeclRefExpr>(&Use));
+      return std::nullopt;
+  HandedObjectUses Uses(PM, Call, Param, dyn_cast<DeclRefExpr>(&Use));
   Uses.TraverseStmt(&Body);
-  return Uses.Handed;
+  if (!Uses.Handed)
+    return std::nullopt;
+  return std::move(Uses.Named);
 }
 } // namespace
 
-bool handsOnItsObject(const CXXMethodDecl &Owner, const CXXMemberCallExpr &Call,
-                      const FieldDecl &Field) {
+std::optional<NamedFields> handsOnItsObject(const CXXMethodDecl &Owner,
+                                            const CXXMemberCallExpr &Call,
+                                            ParentMap &Parents) {
   if (Owner.isStatic() || isa<CXXConstructorDecl, CXXDestructorDecl>(Owner) ||
       Owner.getParent()->isLambda() || !Owner.getBody())
-    return false;
-  return handsOnAsItCame(*Owner.getBody(), Call, Field, &Call, nullptr);
+    return std::nullopt;
+  return handsOnAsItCame(*Owner.getBody(), Parents, Call, &Call, nullptr);
 }
 
-bool handsOnParameter(const FunctionDecl &Owner, const DeclRefExpr &Read,
-                      const FieldDecl &Field) {
+std::optional<NamedFields> handsOnParameter(const FunctionDecl &Owner,
+                                            const DeclRefExpr &Read,
+                                            ParentMap &Parents) {
   const auto *P = dyn_cast<ParmVarDecl>(Read.getDecl());
   if (!P || P->getDeclContext() != &Owner || !Owner.getBody() ||
       isa<CXXConstructorDecl>(Owner))
-    return false;
+    return std::nullopt;
   // A pointer or a reference to the object: a copy is the caller's own.
   QualType T = P->getType();
   if (!T->isPointerType() && !T->isReferenceType())
-    return false;
-  return handsOnAsItCame(*Owner.getBody(), Read, Field, nullptr, P);
+    return std::nullopt;
+  return handsOnAsItCame(*Owner.getBody(), Parents, Read, nullptr, P);
 }
 
 } // namespace wrapguard

@@ -23,7 +23,9 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ParentMap.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include <map>
 #include <optional>
 #include <tuple>
@@ -152,25 +154,31 @@ private:
   llvm::DenseMap<const clang::RecordDecl *, bool> CallableRecords;
 };
 
+/// The fields a function's body names (through any object).
+using NamedFields = llvm::SmallPtrSet<const clang::FieldDecl *, 8>;
+
 /// Whether Call, a call of a method on Owner's own object (`helper()`,
-/// `this->helper()`), hands that object on as Owner received it, as far as
-/// Field goes: Owner (a method, not a constructor, a destructor or a
-/// lambda's) names Field nowhere, calls no other non-const method of its
-/// object, hands `this` to nothing, and does not run Call in a loop. Then
-/// Call passes Field set wherever every call of Owner does (the facts
-/// follow the callers, AssumedEffect::CallersSet).
-bool handsOnItsObject(const clang::CXXMethodDecl &Owner,
-                      const clang::CXXMemberCallExpr &Call,
-                      const clang::FieldDecl &Field);
+/// `this->helper()`), hands that object on as Owner received it: Owner (a
+/// method, not a constructor, a destructor or a lambda's) calls no other
+/// non-const method of its object, hands `this` to nothing, and does not
+/// run Call in a loop. Then, for each field Owner names nowhere, Call
+/// passes it set wherever every call of Owner does (the facts follow the
+/// callers, AssumedEffect::CallersSet). The fields Owner names when it
+/// does, none when it does not; Parents is the map of Owner's body. One
+/// walk of the body answers for every field.
+std::optional<NamedFields>
+handsOnItsObject(const clang::CXXMethodDecl &Owner,
+                 const clang::CXXMemberCallExpr &Call,
+                 clang::ParentMap &Parents);
 
 /// Likewise for Read, a read of Owner's own pointer or reference parameter
-/// that a call passes on (`void step(Ctx *c) { run(c); }`): Owner names
-/// Field nowhere, uses the parameter otherwise only to name members of its
-/// object (no non-const method, no assignment, no other hand-off), and
-/// does not pass it in a loop.
-bool handsOnParameter(const clang::FunctionDecl &Owner,
-                      const clang::DeclRefExpr &Read,
-                      const clang::FieldDecl &Field);
+/// that a call passes on (`void step(Ctx *c) { run(c); }`): Owner uses the
+/// parameter otherwise only to name members of its object (no non-const
+/// method, no assignment, no other hand-off), and does not pass it in a
+/// loop.
+std::optional<NamedFields> handsOnParameter(const clang::FunctionDecl &Owner,
+                                            const clang::DeclRefExpr &Read,
+                                            clang::ParentMap &Parents);
 
 } // namespace wrapguard
 
