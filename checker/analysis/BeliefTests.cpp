@@ -42,7 +42,8 @@ bool callsThrough(const Stmt *S, const FieldDecl &FD,
 } // namespace
 
 void FunctionBelief::test(const Expr &Test, const Expr &Tested,
-                          std::vector<SourceUse> Sources, const FactLoc &At) {
+                          std::vector<SourceUse> Sources, const FactLoc &At,
+                          std::optional<AssumedAssertion> Unless) {
   const Expr *Object = nullptr;
   const FieldDecl *Field = nullptr;
   if (const auto *ME = dyn_cast<MemberExpr>(stripNoise(&Tested));
@@ -50,7 +51,7 @@ void FunctionBelief::test(const Expr &Test, const Expr &Tested,
     Object = pastDeref(ME->getBase());
   bool Reports = reported(Test);
   for (SourceUse &U : Sources)
-    Tests.push_back({std::move(U), At, Object, Field, Reports});
+    Tests.push_back({std::move(U), At, Object, Field, Reports, Unless});
 }
 
 void FunctionBelief::see(const Expr &E) {
@@ -103,15 +104,15 @@ void FunctionBelief::seeCaptures(const LambdaExpr &L) {
     use(Init);
 }
 
-std::vector<std::pair<SourceUse, FactLoc>> FunctionBelief::belief() const {
-  std::vector<std::pair<SourceUse, FactLoc>> Out;
+std::vector<FunctionBelief::Belief> FunctionBelief::belief() const {
+  std::vector<Belief> Out;
   for (const Test &T : Tests) {
     bool HandedOn = T.Object && llvm::any_of(Handed, [&](const auto &H) {
                       return sameStorage(T.Object, H.first) &&
                              callsMember(*H.second, *T.Field);
                     });
     if (T.Reported || HandedOn || Used.contains(T.Source.Key))
-      Out.push_back({T.Source, T.At});
+      Out.push_back({T.Source, T.At, T.Unless});
   }
   return Out;
 }

@@ -23,6 +23,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringSet.h"
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -42,9 +43,11 @@ public:
       : Owner(Owner), Ctx(Ctx), Types(Types), Index(Index), Cache(Cache) {}
 
   /// Test (`if (f)`, `!q->f`, `f != nullptr`) tests Tested, a value from
-  /// Sources, at At.
+  /// Sources, at At; Unless when it is handed to a function defined
+  /// elsewhere that may be an assertion function (SourceFacts::TestedUnless).
   void test(const clang::Expr &Test, const clang::Expr &Tested,
-            std::vector<SourceUse> Sources, const FactLoc &At);
+            std::vector<SourceUse> Sources, const FactLoc &At,
+            std::optional<AssumedAssertion> Unless = std::nullopt);
 
   /// What E does with callable values as a use, not as a test: what a call
   /// calls through, what a call, a construction, an initializer list or an
@@ -56,8 +59,14 @@ public:
   /// What a lambda captures is read where it is made.
   void seeCaptures(const clang::LambdaExpr &L);
 
+  /// A test that is belief, or is unless Unless is an assertion function.
+  struct Belief {
+    SourceUse Source;
+    FactLoc At;
+    std::optional<AssumedAssertion> Unless;
+  };
   /// The tests that are belief, in the order they were seen.
-  std::vector<std::pair<SourceUse, FactLoc>> belief() const;
+  std::vector<Belief> belief() const;
 
 private:
   void use(const clang::Expr *E);
@@ -81,6 +90,7 @@ private:
     const clang::FieldDecl *Field;
     /// The test is what the function returns.
     bool Reported;
+    std::optional<AssumedAssertion> Unless;
   };
   std::vector<Test> Tests;
   /// Sources the function uses.

@@ -200,10 +200,14 @@ public:
   void finish() {
     if (!Belief)
       return;
-    for (const auto &[U, At] : Belief->belief()) {
-      SourceFacts &F = C.Out.get(U.Key, U.Kind, U.Name);
+    for (const FunctionBelief::Belief &B : Belief->belief()) {
+      SourceFacts &F = C.Out.get(B.Source.Key, B.Source.Kind, B.Source.Name);
+      if (B.Unless) {
+        keepFirst(F.TestedUnless[*B.Unless], B.At);
+        continue;
+      }
       ++F.Tested;
-      keepFirst(F.TestedAt, At);
+      keepFirst(F.TestedAt, B.At);
     }
   }
 
@@ -233,7 +237,7 @@ public:
     if (assertsSet(*E))
       noteAsserted(*Tested, E->getBeginLoc());
     else
-      noteTest(*Tested, E->getBeginLoc(), *E);
+      noteTest(*Tested, E->getBeginLoc(), *E, assertedElsewhere(*E));
     return true;
   }
 
@@ -982,6 +986,31 @@ private:
         });
   }
 
+  /// Whether Test is an assertion if the function it is handed to, which
+  /// this TU sees without a definition, is an assertion function
+  /// (`Assert(h.cb != nullptr, "..")` with `Assert` defined in another
+  /// TU): that function, and the parameter it would take the condition in
+  /// (ExitsElsewhere.h, truthParameter). The facts decide.
+  std::optional<AssumedAssertion> assertedElsewhere(const Expr &Test) {
+    if (!Owner || !Owner->getBody())
+      return std::nullopt;
+    std::optional<AssumedAssertion> Found;
+    auto Hypothesis = [&](const FunctionDecl &FD) -> std::optional<unsigned> {
+      if (!mayBeDefinedElsewhere(FD, C.SM))
+        return std::nullopt;
+      std::optional<unsigned> P = truthParameter(FD);
+      std::optional<std::string> Key = functionKey(FD);
+      if (P && Key)
+        Found = AssumedAssertion{*Key, *P};
+      return P;
+    };
+    if (!assertsNonEmpty(
+            Test, C.Indexes.of(*Owner).parents(),
+            [](const FunctionDecl &) { return false; }, Hypothesis))
+      return std::nullopt;
+    return Found;
+  }
+
   void noteAsserted(const Expr &Tested, SourceLocation Loc) {
     if (!Owner)
       return;
@@ -993,7 +1022,8 @@ private:
   }
 
   /// A test, belief if the function acts on the value (BeliefTests.h).
-  void noteTest(const Expr &Tested, SourceLocation Loc, const Expr &Test) {
+  void noteTest(const Expr &Tested, SourceLocation Loc, const Expr &Test,
+                std::optional<AssumedAssertion> Unless) {
     if (!Owner)
       return;
     // A constructor testing its own field (`if (!p_) p_ = dflt;`) is
@@ -1006,7 +1036,8 @@ private:
     SourceSet S =
         sourcesOf(Tested, *Owner, C.Ctx, C.Types, C.Indexes.of(*Owner));
     if (Belief)
-      Belief->test(Test, Tested, std::move(S.Sources), here(Loc));
+      Belief->test(Test, Tested, std::move(S.Sources), here(Loc),
+                   std::move(Unless));
   }
 
   bool isUserField(const FieldDecl *FD) {
@@ -1196,6 +1227,10 @@ private:
         Exit.ReturnsOnlyIf = C.Summaries.returnsOnlyIf(FD);
       if (!Exit.ReturnsOnlyIf)
         return;
+      // One that returns only on a condition may still throw without it,
+      // which a caller may catch: whether a test handed to it is an
+      // assertion asks this too (SourceFacts::TestedUnless).
+      Exit.EndsProcessUnless = C.Summaries.endsProcessUnless(FD);
     }
     C.Out.get(*Key, SourceKind::Function, FD.getQualifiedNameAsString())
         .merge(Exit);

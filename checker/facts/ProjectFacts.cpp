@@ -239,6 +239,9 @@ void SourceFacts::merge(const SourceFacts &Other) {
   if (Other.ReturnsOnlyIf &&
       (!ReturnsOnlyIf || *Other.ReturnsOnlyIf < *ReturnsOnlyIf))
     ReturnsOnlyIf = Other.ReturnsOnlyIf;
+  if (Other.EndsProcessUnless &&
+      (!EndsProcessUnless || *Other.EndsProcessUnless < *EndsProcessUnless))
+    EndsProcessUnless = Other.EndsProcessUnless;
   // A method is defined once and the TUs that saw the definition agree;
   // were they not to, the smaller wins, whatever the order of the merge.
   for (const auto &[K, From] : Other.CopiesFields) {
@@ -254,6 +257,8 @@ void SourceFacts::merge(const SourceFacts &Other) {
   Untested += Other.Untested;
   keepFirst(TestedAt, Other.TestedAt);
   keepFirst(AssertedAt, Other.AssertedAt);
+  for (const auto &[A, At] : Other.TestedUnless)
+    keepFirst(TestedUnless[A], At);
   for (const auto &[Key, Ctor] : Other.Constructors) {
     // A constructor is defined once, but a TU that saw only its declaration
     // records nothing.
@@ -334,6 +339,12 @@ bool ProjectFacts::returnsOnlyIf(const AssumedAssertion &A) const {
   const SourceFacts *S = find(A.Function);
   return S && S->Kind == SourceKind::Function &&
          S->ReturnsOnlyIf == A.Parameter;
+}
+
+bool ProjectFacts::endsProcessUnless(const AssumedAssertion &A) const {
+  const SourceFacts *S = find(A.Function);
+  return S && S->Kind == SourceKind::Function &&
+         S->EndsProcessUnless == A.Parameter;
 }
 
 /// How many callers a chain of CallersSet assumptions is followed through
@@ -526,12 +537,22 @@ static json::Value sourceToJSON(const SourceFacts &S) {
     O["neverReturnsIf"] = json::Array(S.NeverReturnsIf);
   if (S.ReturnsOnlyIf)
     O["returnsOnlyIf"] = *S.ReturnsOnlyIf;
+  if (S.EndsProcessUnless)
+    O["endsProcessUnless"] = *S.EndsProcessUnless;
   if (S.Tested)
     O["tested"] = S.Tested;
   if (S.Untested)
     O["untested"] = S.Untested;
   putLoc(O, "testedAt", S.TestedAt);
   putLoc(O, "assertedAt", S.AssertedAt);
+  if (!S.TestedUnless.empty()) {
+    json::Array A;
+    for (const auto &[Assertion, At] : S.TestedUnless)
+      A.push_back(json::Object{{"function", Assertion.Function},
+                               {"parameter", Assertion.Parameter},
+                               {"at", factLocToJSON(At)}});
+    O["testedUnless"] = std::move(A);
+  }
   if (!S.Constructors.empty()) {
     json::Object Ctors;
     for (const auto &[Key, C] : S.Constructors)
@@ -786,12 +807,29 @@ static Error sourceFromJSON(StringRef Key, const json::Value &V,
         {"untested", &S.Untested}})
     if (!readCount(*O, Name, *Count))
       return bad("source '" + Key + "' has a bad '" + Name + "' count");
-  if (O->get("returnsOnlyIf")) {
-    unsigned I = 0;
-    if (!readCount(*O, "returnsOnlyIf", I))
-      return bad("source '" + Key + "' has a bad 'returnsOnlyIf' parameter");
-    S.ReturnsOnlyIf = I;
-  }
+  for (auto [Name, Parameter] :
+       {std::pair<StringRef, std::optional<unsigned> *>{"returnsOnlyIf",
+                                                        &S.ReturnsOnlyIf},
+        {"endsProcessUnless", &S.EndsProcessUnless}})
+    if (O->get(Name)) {
+      unsigned I = 0;
+      if (!readCount(*O, Name, I))
+        return bad("source '" + Key + "' has a bad '" + Name + "' parameter");
+      *Parameter = I;
+    }
+  if (const json::Array *A = O->getArray("testedUnless"))
+    for (const json::Value &Each : *A) {
+      const json::Object *E = Each.getAsObject();
+      AssumedAssertion Read;
+      FactLoc At;
+      if (!E || !E->getString("function") ||
+          E->getString("function")->empty() || !E->get("parameter") ||
+          !readCount(*E, "parameter", Read.Parameter) ||
+          !factLocFromJSON(E->get("at"), At) || !At.valid())
+        return bad("source '" + Key + "' has a malformed 'testedUnless'");
+      Read.Function = E->getString("function")->str();
+      keepFirst(S.TestedUnless[Read], At);
+    }
   if (!factLocFromJSON(O->get("emptyReturn"), S.EmptyReturn) ||
       !factLocFromJSON(O->get("testedAt"), S.TestedAt) ||
       !factLocFromJSON(O->get("assertedAt"), S.AssertedAt) ||

@@ -202,6 +202,9 @@ struct AssumedAssertion {
   bool operator==(const AssumedAssertion &O) const {
     return Function == O.Function && Parameter == O.Parameter;
   }
+  bool operator<(const AssumedAssertion &O) const {
+    return std::tie(Function, Parameter) < std::tie(O.Function, O.Parameter);
+  }
 };
 
 /// What the calls of a function pass for one callable field of the object
@@ -251,6 +254,10 @@ struct SourceFacts {
   /// true (an assertion function, NeverReturns::returnsOnlyIf), by its body
   /// and what its TU sees: past a call in another TU, the argument holds.
   std::optional<unsigned> ReturnsOnlyIf;
+  /// ...and the one without which it ends the process (it aborts or exits,
+  /// where ReturnsOnlyIf also counts a throw): what makes a test handed to
+  /// it an assertion rather than belief (TestedUnless).
+  std::optional<unsigned> EndsProcessUnless;
   /// Methods defined out of line: the callable fields of their object that
   /// a call leaves exactly as non-empty as one of its parameters (by index),
   /// and the one whose test their `bool` result is, each by the flow
@@ -271,6 +278,13 @@ struct SourceFacts {
   /// a test whose empty branch ends the process): no belief, but for a
   /// field, the project's statement that whoever makes the object sets it.
   FactLoc AssertedAt;
+  /// Tests handed to a function that their TU saw without a definition, as
+  /// the argument it would take a condition in (`Assert(h.cb != nullptr,
+  /// "..")`, with `Assert` defined in another TU), by that function and
+  /// parameter, the first place of each. Belief unless the function's
+  /// definition ends the process without that argument
+  /// (ProjectFacts::endsProcessUnless); then an assertion, as AssertedAt.
+  std::map<AssumedAssertion, FactLoc> TestedUnless;
 
   // Fields: each constructor seen (by its function key), and one place that
   // empties it in code that may run without the project calling it (a free
@@ -357,6 +371,9 @@ public:
   /// Whether the function Key, by its definition somewhere in the
   /// project, returns only when its parameter Parameter is true.
   bool returnsOnlyIf(const AssumedAssertion &A) const;
+  /// Whether it ends the process unless that parameter is true (a throw
+  /// does not count: its caller may go on).
+  bool endsProcessUnless(const AssumedAssertion &A) const;
   /// Whether the definition of A.Method, seen by some TU, has the effect
   /// that A assumes; for CallersSet, whether every call of the caller
   /// passes the field set (Depth: the callers followed so far).

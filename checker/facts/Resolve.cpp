@@ -91,12 +91,35 @@ public:
 
 private:
   Emptiness belief(const SourceFacts &S, std::vector<Evidence> &Why) {
-    if (!S.Tested || !S.TestedAt.valid())
+    const FactLoc *At = testedAt(S);
+    if (!At)
       return Emptiness::Unknown;
-    Why.push_back({checkedElsewhereNote(S.Name, S.TestedAt.Function,
-                                        S.TestedAt.shortText()),
-                   S.TestedAt});
+    Why.push_back(
+        {checkedElsewhereNote(S.Name, At->Function, At->shortText()), *At});
     return Emptiness::MayBeEmpty;
+  }
+
+  /// The first test of S that is belief: of those its TUs decided, and of
+  /// those handed to a function defined elsewhere whose definition does not
+  /// end the process without them (`LogUnless(f != nullptr, "..")`, or one
+  /// that throws, which a caller may catch and go on).
+  const FactLoc *testedAt(const SourceFacts &S) const {
+    const FactLoc *First =
+        S.Tested && S.TestedAt.valid() ? &S.TestedAt : nullptr;
+    for (const auto &[A, At] : S.TestedUnless)
+      if (!Facts.endsProcessUnless(A) && (!First || At < *First))
+        First = &At;
+    return First;
+  }
+
+  /// Whether some code states that S is set where it runs: an assertion of
+  /// its TU (AssertedAt), or a test handed to an assertion function that
+  /// another TU defines.
+  bool asserted(const SourceFacts &S) const {
+    return S.AssertedAt.valid() ||
+           any_of(S.TestedUnless, [&](const auto &Entry) {
+             return Facts.endsProcessUnless(Entry.first);
+           });
   }
 
   Emptiness judgeFunction(const SourceFacts &S, StringRef Subject,
@@ -377,8 +400,7 @@ private:
     // test the field somewhere (the seed's story); StrictMode reports on
     // the emptying alone.
     const FactLoc *Emptied = emptying(F);
-    if (Emptied &&
-        (C.Strict || !F.SetAt.valid() || (F.Tested && F.TestedAt.valid()))) {
+    if (Emptied && (C.Strict || !F.SetAt.valid() || testedAt(F))) {
       Why.push_back(
           {emptiedInNote(F.Name, Emptied->Function, Emptied->shortText()),
            *Emptied});
@@ -630,7 +652,7 @@ private:
     // the objects come in (imgui's `AddContextHook` asserts the hook's
     // callback): a constructor that leaves it empty says nothing about the
     // objects that are called.
-    if (!AllSet && !F.SetAt.valid() && !F.AssertedAt.valid()) {
+    if (!AllSet && !F.SetAt.valid() && !asserted(F)) {
       const CtorFact &Ctor = Unset->second;
       Why.push_back(
           {Ctor.SetsField
@@ -776,6 +798,8 @@ void referencedKeys(const SourceFacts &S, std::vector<std::string> &Out) {
     for (StringRef Atom : split(Entry.second.Condition, '&'))
       Out.push_back(memberOfAtom(Atom).str());
   append_range(Out, S.NeverReturnsIf);
+  for (const auto &Entry : S.TestedUnless)
+    Out.push_back(Entry.first.Function);
   for (const auto &Entry : S.PassedFields)
     for (const auto &Set : Entry.second.SetIf)
       for (const AssumedEffect &A : Set.first)

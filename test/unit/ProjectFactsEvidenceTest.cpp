@@ -284,6 +284,116 @@ TEST(EvidenceConstructions, AnAssertionSetsTheConstructorRuleAside) {
   EXPECT_FALSE(resolve(G, call("m:pad")).Report);
 }
 
+TEST(EvidenceBelief, ATestHandedToAnAssertionElsewhereIsNoBelief) {
+  // `Assert(h.cb != nullptr, "..")`, with Assert defined in another TU: a
+  // test unless the definition ends the process without its parameter 0.
+  const AssumedAssertion Assert{"f:assert", 0};
+  ProjectFacts F;
+  SourceFacts &Cb = F.get("m:cb", SourceKind::Field, "Hooks::cb");
+  Cb.TestedUnless[Assert] = at("/p/hooks.cpp", 4, "starts");
+  Cb.Untested = 1;
+  // No definition seen: belief, named where the test is.
+  Resolution R = resolve(F, call("m:cb"));
+  ASSERT_TRUE(R.Report);
+  ASSERT_EQ(R.Notes.size(), 1u);
+  EXPECT_EQ(R.Notes[0].Message, "a value from 'Hooks::cb' is checked for "
+                                "emptiness in 'starts' (hooks.cpp:4)");
+  // A definition that returns only on it, but throws without it (a caller
+  // may catch that and go on): still belief.
+  SourceFacts Def;
+  Def.Kind = SourceKind::Function;
+  Def.Name = "Assert";
+  Def.ReturnsOnlyIf = 0;
+  F.get("f:assert", SourceKind::Function, "Assert") = Def;
+  EXPECT_TRUE(resolve(F, call("m:cb")).Report);
+  // One that ends the process without another parameter: still belief.
+  F.get("f:assert", SourceKind::Function, "Assert").EndsProcessUnless = 1;
+  EXPECT_TRUE(resolve(F, call("m:cb")).Report);
+  EXPECT_FALSE(F.endsProcessUnless(Assert));
+  // One that aborts without it: an assertion, no belief.
+  F.get("f:assert", SourceKind::Function, "Assert").EndsProcessUnless = 0;
+  EXPECT_TRUE(F.endsProcessUnless(Assert));
+  EXPECT_FALSE(resolve(F, call("m:cb")).Report);
+  // Another test that is belief still counts, and is the one named.
+  F.get("m:cb", SourceKind::Field, "Hooks::cb").TestedUnless[{"f:log", 0}] =
+      at("/p/hooks.cpp", 9, "logs");
+  R = resolve(F, call("m:cb"));
+  ASSERT_TRUE(R.Report);
+  EXPECT_EQ(R.Notes[0].Message, "a value from 'Hooks::cb' is checked for "
+                                "emptiness in 'logs' (hooks.cpp:9)");
+  // relevantFacts keeps the functions the tests were handed to.
+  ProjectFacts Cut = relevantFacts({&F}, {call("m:cb")});
+  EXPECT_TRUE(Cut.find("f:assert"));
+  EXPECT_TRUE(resolve(Cut, call("m:cb")).Report);
+  EXPECT_EQ(resolve(Cut, call("m:cb")).Notes[0].Message, R.Notes[0].Message);
+  // As an assertion, it sets the constructor rule aside, as AssertedAt does.
+  ProjectFacts G = backend();
+  G.get("m:pad", SourceKind::Field, "Backend::pad").TestedUnless[Assert] =
+      at("/p/registry.cpp", 12, "add_backend");
+  EXPECT_TRUE(resolve(G, call("m:pad")).Report); // Assert unknown: belief
+  G.get("f:assert", SourceKind::Function, "Assert") =
+      F.get("f:assert", SourceKind::Function, "Assert");
+  EXPECT_FALSE(resolve(G, call("m:pad")).Report);
+  Candidate Strict = call("m:pad");
+  Strict.Strict = true;
+  EXPECT_TRUE(resolve(G, Strict).Report);
+}
+
+TEST(EvidenceBelief, TestsHandedToAssertionsMergeAndRoundTrip) {
+  const AssumedAssertion Assert{"f:assert", 0};
+  ProjectFacts A, B;
+  A.get("m:cb", SourceKind::Field, "Hooks::cb").TestedUnless[Assert] =
+      at("/p/b.cpp", 20, "late");
+  B.get("m:cb", SourceKind::Field, "Hooks::cb").TestedUnless[Assert] =
+      at("/p/a.cpp", 3, "early");
+  B.get("m:cb", SourceKind::Field, "Hooks::cb").TestedUnless[{"f:check", 1}] =
+      at("/p/a.cpp", 9, "early");
+  SourceFacts DefA, DefB;
+  DefA.Kind = DefB.Kind = SourceKind::Function;
+  DefA.ReturnsOnlyIf = DefB.ReturnsOnlyIf = 0;
+  DefA.EndsProcessUnless = 1;
+  DefB.EndsProcessUnless = 0;
+  A.get("f:assert", SourceKind::Function, "Assert").merge(DefA);
+  B.get("f:assert", SourceKind::Function, "Assert").merge(DefB);
+  ProjectFacts AB = A, BA = B;
+  AB.merge(B);
+  BA.merge(A);
+  EXPECT_EQ(text(AB.toJSON()), text(BA.toJSON()));
+  const SourceFacts *Cb = AB.find("m:cb");
+  ASSERT_EQ(Cb->TestedUnless.size(), 2u);
+  EXPECT_EQ(Cb->TestedUnless.at(Assert).Function, "early"); // the first
+  // Two definitions that disagree: the smaller parameter, in either order.
+  EXPECT_EQ(AB.find("f:assert")->EndsProcessUnless, std::optional<unsigned>(0));
+  llvm::Expected<ProjectFacts> Back = ProjectFacts::fromJSON(AB.toJSON());
+  ASSERT_TRUE(static_cast<bool>(Back)) << llvm::toString(Back.takeError());
+  EXPECT_EQ(text(Back->toJSON()), text(AB.toJSON()));
+  EXPECT_EQ(Back->find("m:cb")->TestedUnless.at({"f:check", 1}).Line, 9u);
+  EXPECT_EQ(Back->find("f:assert")->EndsProcessUnless,
+            std::optional<unsigned>(0));
+  // Malformed entries are refused, with the source named.
+  for (
+      const char *Bad :
+      {R"({"function": "f:assert", "parameter": -1, "at": {"file": "/p/a.cpp", "line": 3, "column": 5, "offset": 120}})",
+       R"({"function": "", "parameter": 0, "at": {"file": "/p/a.cpp", "line": 3, "column": 5, "offset": 120}})",
+       R"({"function": "f:assert", "parameter": 0})"}) {
+    llvm::json::Value V = AB.toJSON();
+    llvm::json::Object *Sources = V.getAsObject()->getObject("sources");
+    (*Sources->getObject("m:cb")->getArray("testedUnless"))[0] =
+        llvm::cantFail(llvm::json::parse(Bad));
+    llvm::Expected<ProjectFacts> Read = ProjectFacts::fromJSON(V);
+    ASSERT_FALSE(static_cast<bool>(Read)) << Bad;
+    EXPECT_NE(llvm::toString(Read.takeError()).find("'m:cb'"),
+              std::string::npos);
+  }
+  llvm::json::Value V = AB.toJSON();
+  (*V.getAsObject()->getObject("sources")->getObject(
+      "f:assert"))["endsProcessUnless"] = -2;
+  llvm::Expected<ProjectFacts> Read = ProjectFacts::fromJSON(V);
+  ASSERT_FALSE(static_cast<bool>(Read));
+  EXPECT_NE(llvm::toString(Read.takeError()).find("endsProcessUnless"),
+            std::string::npos);
+}
+
 TEST(EvidenceEmpties, AnEmptyingOfAFieldSetAgainNeedsATest) {
   // Emptied and never set again outside the constructors: it stays empty.
   ProjectFacts F = backend();

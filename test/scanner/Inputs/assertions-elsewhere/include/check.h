@@ -18,3 +18,28 @@ void LogUnless(bool ok, const char *what);
 void Refute(bool bad, const char *what);
 // Defined in pick.cpp: empty for an empty name.
 Fn pick(const std::string &name);
+
+// Hooks that hooks.cpp tests only in the calls of the functions above, and
+// tick.cpp calls untested: a test that the process ends without states
+// that the hook is set, one that returns or throws is belief.
+struct Hooks {
+  Fn on_start; // Assert(h.on_start != nullptr, ..)
+  Fn on_step;  // check(h.on_step != nullptr, ..)
+  Fn on_log;   // LogUnless(h.on_log != nullptr, ..)
+  Fn on_end;   // Require(.., bool(h.on_end))
+  Fn on_fail;  // Refute(h.on_fail != nullptr, ..)
+};
+
+// A job whose default constructor leaves it empty; hooks.cpp asserts it
+// set where the jobs come in.
+struct Job {
+  Fn done;
+  Job() = default;
+  explicit Job(Fn f) : done(std::move(f)) {}
+};
+// And one whose test is only logged.
+struct LoggedJob {
+  Fn done;
+  LoggedJob() = default;
+  explicit LoggedJob(Fn f) : done(std::move(f)) {}
+};
