@@ -66,7 +66,9 @@ public:
     if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
       if (UO->getOpcode() == UO_AddrOf)
         return; // &function, &object: never null.
-      if (UO->getOpcode() == UO_Deref)
+      // `*p`, and `+[](void *p) { .. }`, which converts a lambda to a
+      // function pointer.
+      if (UO->getOpcode() == UO_Deref || UO->getOpcode() == UO_Plus)
         return collect(UO->getSubExpr(), Depth + 1);
     }
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
@@ -235,6 +237,12 @@ private:
     if (const Expr *Moved = movedFromObject(&C))
       return collect(Moved, Depth + 1);
     const FunctionDecl *FD = C.getDirectCallee();
+    // A lambda converted to a function pointer (`RTTI r(.., [](void *p) {
+    // delete (T *)p; })`): its conversion never yields null, as the flow
+    // analysis holds too (PolicySummaries::classifyCallResult). No source.
+    if (const auto *Conv = dyn_cast_or_null<CXXConversionDecl>(FD);
+        Conv && Conv->getParent()->isLambda())
+      return;
     if (!FD || inSystemHeader(*FD)) {
       Out.Complete = false;
       return;

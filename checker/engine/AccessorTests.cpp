@@ -189,10 +189,18 @@ std::optional<AccessorTest> accessorTestOf(const CXXMethodDecl &M,
   // (`m_origin != nullptr && m_eventId != INVALID_ID && m_callback !=
   // nullptr`, iceoryx's `Event_t::isInitialized`) make it a predicate:
   // true still implies the fields are set, false says nothing of them.
+  // Its negation, `return a_ == nullptr || b_ == nullptr;` (Jolt's
+  // `RTTI::IsAbstract`), is false only where each of them is set; other
+  // disjuncts (`|| !enabled_`) make it a predicate whose false result still
+  // implies the fields are set.
+  const auto *Top =
+      dyn_cast<BinaryOperator>(Ret->getRetValue()->IgnoreParens());
+  BinaryOperatorKind Joins =
+      Top && Top->getOpcode() == BO_LOr ? BO_LOr : BO_LAnd;
   llvm::SmallVector<const Expr *, 8> Tests;
   std::function<void(const Expr &)> Split = [&](const Expr &X) {
     const auto *BO = dyn_cast<BinaryOperator>(X.IgnoreParens());
-    if (BO && BO->getOpcode() == BO_LAnd) {
+    if (BO && BO->getOpcode() == Joins) {
       Split(*BO->getLHS());
       Split(*BO->getRHS());
     } else {
@@ -210,8 +218,9 @@ std::optional<AccessorTest> accessorTestOf(const CXXMethodDecl &M,
       Out.Partial = true;
       continue;
     }
-    // In a conjunction, only tests that the fields are set.
-    if (!F || (TestNegated && Tests.size() > 1))
+    // In a conjunction, only tests that the fields are set; in a
+    // disjunction, only tests that they are empty.
+    if (!F || (Tests.size() > 1 && TestNegated != (Joins == BO_LOr)))
       return std::nullopt;
     Out.Negated = TestNegated;
     Out.Fields.push_back(F);

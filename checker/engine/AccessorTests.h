@@ -21,10 +21,11 @@ namespace wrapguard {
 /// The test M's visible body makes: its one return (after declarations of
 /// locals whose initialisers name no callable field, no method and not
 /// `this`) is a test of a callable field of `*this` (`return cb_;`, `!fn_`,
-/// `fn_ == nullptr`) or a conjunction of such tests that the fields are set
-/// (`return a_ && b_;`); a conjunction that also tests other state, without
-/// reaching the callable fields there (`return id_ != 0 && cb_;`), is
-/// Partial. None for a virtual method (an override may say
+/// `fn_ == nullptr`), a conjunction of such tests that the fields are set
+/// (`return a_ && b_;`), or a disjunction of tests that they are empty
+/// (`return !a_ || b_ == nullptr;`, Negated); one that also tests other
+/// state, without reaching the callable fields there (`return id_ != 0 &&
+/// cb_;`), is Partial. None for a virtual method (an override may say
 /// something else), a static one, or one without a body here. Else, a
 /// predicate of early exits (`if (!cb_) return false; if (!ready_) return
 /// false; return true;`) whose `true` implies the fields are set: Partial.

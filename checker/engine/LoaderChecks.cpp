@@ -1,6 +1,7 @@
 //===- LoaderChecks.cpp - Run-time loads tested through dlerror -----------===//
 
 #include "LoaderChecks.h"
+#include "CallableSyntax.h"
 #include "StripNoise.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -32,17 +33,44 @@ const CallExpr *loaderIn(const Expr *V, CheckedLoads::IsLoaderFn IsLoader) {
 }
 
 /// The loader call that statement S stores: `x = (T)dlsym(..);` or a
-/// declaration `T x = (T)dlsym(..);`.
-const CallExpr *storedLoad(const Stmt *S, CheckedLoads::IsLoaderFn IsLoader) {
+/// declaration `T x = (T)dlsym(..);`; with where it stores it (the
+/// assignment's left side; null for a declaration, whose variable Var is).
+const CallExpr *storedLoad(const Stmt *S, CheckedLoads::IsLoaderFn IsLoader,
+                           const Expr *&Into, const VarDecl *&Var) {
+  Into = nullptr;
+  Var = nullptr;
   if (const auto *E = dyn_cast<Expr>(S)) {
     const auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
-    return BO && BO->getOpcode() == BO_Assign ? loaderIn(BO->getRHS(), IsLoader)
-                                              : nullptr;
+    if (!BO || BO->getOpcode() != BO_Assign)
+      return nullptr;
+    Into = BO->getLHS();
+    return loaderIn(BO->getRHS(), IsLoader);
   }
   if (const auto *DS = dyn_cast<DeclStmt>(S); DS && DS->isSingleDecl())
-    if (const auto *V = dyn_cast<VarDecl>(DS->getSingleDecl()))
+    if (const auto *V = dyn_cast<VarDecl>(DS->getSingleDecl())) {
+      Var = V;
       return loaderIn(V->getInit(), IsLoader);
+    }
   return nullptr;
+}
+
+/// Whether Cond is true exactly when what the load was stored into is null:
+/// `!fn`, `fn == nullptr`, `NULL == api.init`, on the same storage.
+bool testsStoredNull(const Expr *Cond, const Expr *Into, const VarDecl *Var,
+                     ASTContext &Ctx) {
+  auto IsStored = [&](const Expr *E) {
+    if (Var) {
+      const auto *DRE = dyn_cast<DeclRefExpr>(stripNoise(E));
+      return DRE && DRE->getDecl() == Var;
+    }
+    return Into && sameStorage(stripNoise(E), stripNoise(Into));
+  };
+  const Expr *C = Cond->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(C);
+      UO && UO->getOpcode() == UO_LNot)
+    return IsStored(UO->getSubExpr());
+  std::optional<NullComparison> NC = nullComparisonOf(*C, Ctx);
+  return NC && NC->IsEq && IsStored(NC->Operand);
 }
 
 /// Whether S leaves its block on every path: `return`, `throw`, `break`,
@@ -90,7 +118,9 @@ public:
   bool VisitCompoundStmt(CompoundStmt *CS) {
     auto Body = CS->body();
     for (auto It = Body.begin(), End = Body.end(); It != End; ++It) {
-      const CallExpr *Load = storedLoad(*It, IsLoader);
+      const Expr *Into;
+      const VarDecl *Var;
+      const CallExpr *Load = storedLoad(*It, IsLoader, Into, Var);
       if (!Load)
         continue;
       auto Next = std::next(It);
@@ -105,8 +135,12 @@ public:
             ++Next;
           }
       const auto *If = Next != End ? dyn_cast<IfStmt>(*Next) : nullptr;
-      if (If && If->getCond() && !If->getElse() &&
-          testsError(If->getCond(), Err, Ctx) && leaves(If->getThen()))
+      // Or the stored pointer itself, right after the store (simbody's
+      // `cfsqp_fptr = (F)GetProcAddress(h, "cfsqp"); if (!cfsqp_fptr)
+      // SimTK_THROW1(..);`): the same test in another spelling.
+      if (If && If->getCond() && !If->getElse() && leaves(If->getThen()) &&
+          (testsError(If->getCond(), Err, Ctx) ||
+           (!Err && testsStoredNull(If->getCond(), Into, Var, Ctx))))
         Out.insert(Load);
     }
     return true;

@@ -9,9 +9,12 @@
 //   char *err = dlerror();
 //   if (err != nullptr) { h = nullptr; return; }
 //
-// Past such a test the loaded pointer is set. This file finds those loads
-// by the statements that follow them in their block; the transfer and the
-// facts collector then treat them as set values.
+// Past such a test the loaded pointer is set. So it is past a test of the
+// stored pointer itself that leaves the block when it is null (`fn =
+// (fn_t)dlsym(h, "f"); if (!fn) throw ..;`): the loader reports its failure
+// either way, and what it stored is not used on that path. This file finds
+// those loads by the statements that follow them in their block; the transfer
+// and the facts collector then treat them as set values.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,8 +36,9 @@ public:
   /// Whether Load, a call of a run-time loader in Owner's body, is stored
   /// by its statement (`x = (T)dlsym(..)`, `T x = (T)dlsym(..)`) and the
   /// statements right after it in its block test `dlerror()` (directly, or
-  /// through a local it initialises) and leave the block on an error, by a
-  /// `return`, `throw`, `break`, `continue` or `goto`.
+  /// through a local it initialises), or the next one tests the stored
+  /// pointer for null, and leave the block on an error, by a `return`,
+  /// `throw`, `break`, `continue` or `goto`.
   bool tested(const clang::CallExpr &Load, const clang::FunctionDecl &Owner,
               IsLoaderFn IsLoader);
 

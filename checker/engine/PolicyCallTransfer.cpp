@@ -1668,6 +1668,11 @@ void Transfer::VisitUnaryOperator(const UnaryOperator *UO) {
   // `&function`, `&Class::method`, `&functor`: never null.
   if (UO->getOpcode() == UO_AddrOf && W.isCallable(*UO))
     W.setPointerState(*UO, W.nonEmptyState());
+  // `+[](void *p) { .. }`, the idiom that converts a lambda to a function
+  // pointer: the pointer its operand is.
+  if (UO->getOpcode() == UO_Plus && W.isCallable(*UO) && !Env.getValue(*UO))
+    if (auto *PV = valueAs<PointerValue>(Env, *UO->getSubExpr()))
+      Env.setValue(*UO, *PV);
 }
 
 void Transfer::VisitCastExpr(const CastExpr *Cast) {

@@ -130,3 +130,45 @@ void use_slot(Gadget *g) {
   Kernel<0>::ImplT<Slot<Gadget>> s(g, nullptr);
   s.call();
 }
+
+// A lambda converted to a function pointer is set: a registry whose every
+// construction passes one (Jolt's RTTI, made by its macros in static
+// locals) sets the member, and a defensive test of it elsewhere is no
+// evidence that a call meets it empty.
+struct TypeRecord {
+  using Destroy = void (*)(void *);
+  TypeRecord(const char *n, Destroy d) : name(n), destroy(d) {}
+  bool broken() const { return destroy == nullptr; }
+  void destroyObject(void *p) const { destroy(p); } // no-warning
+  const char *name;
+  Destroy destroy;
+};
+TypeRecord &intRecord() {
+  static TypeRecord r("int", [](void *p) { delete static_cast<int *>(p); });
+  return r;
+}
+TypeRecord &floatRecord() {
+  static TypeRecord r("float", +[](void *p) { delete static_cast<float *>(p); });
+  return r;
+}
+
+// True neighbour: a record one of whose constructions passes nullptr.
+struct LooseRecord {
+  using Destroy = void (*)(void *);
+  LooseRecord(const char *n, Destroy d) : name(n), destroy(d) {}
+  bool broken() const { return destroy == nullptr; }
+  void destroyObject(void *p) const { destroy(p); }
+  // CHECK-NOTES: :[[@LINE-1]]:39: warning: call through possibly empty callable 'destroy' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-2]]:39: note: 'LooseRecord' is constructed with 'LooseRecord(const char *, Destroy)', which leaves 'LooseRecord::destroy' empty, in 'looseRecord' ({{.*}}.cpp:[[@LINE+10]])
+  // CHECK-NOTES: :[[@LINE-3]]:39: note: a value from 'LooseRecord::destroy' is checked for emptiness in 'LooseRecord::broken' ({{.*}}.cpp:[[@LINE-4]])
+  const char *name;
+  Destroy destroy;
+};
+LooseRecord &intLoose() {
+  static LooseRecord r("int", [](void *p) { delete static_cast<int *>(p); });
+  return r;
+}
+LooseRecord &looseRecord() {
+  static LooseRecord r("none", nullptr);
+  return r;
+}

@@ -106,3 +106,49 @@ int send_any(const Protocol *p, int x) {
   return p->serialize(x);
   // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: call through possibly empty callable 'p->serialize' [wrapguard-unchecked-policy-call]
 }
+
+// The negation of a conjunction, a disjunction of tests that the members
+// are empty (Jolt's `RTTI::IsAbstract`: `return mCreate == nullptr ||
+// mDestruct == nullptr;`), is false only where each of them is set. With
+// a disjunct of other state it is false only where they are set and that
+// state holds too. A disjunction of mixed tests is not read.
+typedef void *(*CreateFn)();
+typedef void (*DestructFn)(void *);
+struct TypeInfo {
+  CreateFn create = nullptr;
+  DestructFn destruct = nullptr;
+  bool disabled = false;
+  bool isAbstract() const { return create == nullptr || destruct == nullptr; }
+  bool unusable() const { return !create || disabled; }
+  bool oddOne() const { return create == nullptr || destruct != nullptr; }
+};
+void *make(const TypeInfo &t) {
+  return t.isAbstract() ? nullptr : t.create(); // no-warning
+}
+void *make_or_throw(const TypeInfo &t) {
+  if (t.unusable())
+    return nullptr;
+  return t.create(); // no-warning
+}
+void destroy(const TypeInfo &t, void *p) {
+  if (!t.isAbstract())
+    t.destruct(p); // no-warning
+}
+// True neighbours: the abstract side, the unusable side, and a member that
+// a mixed disjunction's false result proves empty.
+void *make_abstract(const TypeInfo &t) {
+  return t.isAbstract() ? t.create() : nullptr;
+  // CHECK-MESSAGES: :[[@LINE-1]]:27: warning: call through possibly empty callable 't.create' [wrapguard-unchecked-policy-call]
+}
+void *make_unusable(const TypeInfo &t) {
+  if (t.unusable())
+    return t.create();
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: call through possibly empty callable 't.create' [wrapguard-unchecked-policy-call]
+  return nullptr;
+}
+void destroy_odd(const TypeInfo &t, void *p) {
+  if (t.oddOne())
+    return;
+  t.destruct(p);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: call through possibly empty callable 't.destruct' [wrapguard-unchecked-policy-call]
+}

@@ -152,6 +152,40 @@ int start_dlerror_late() {
   return r;
 }
 
+// A table entry tested right after the load stores it, the function left
+// on null (simbody's `cfsqp_fptr = (F)GetProcAddress(h, "cfsqp"); if
+// (!cfsqp_fptr) SimTK_THROW1(..);`): the loader reports its failure, as a
+// `dlerror()` test would, and the entry is no loader's unchecked result.
+struct Solver {
+  init_fn solve;
+  init_fn report;
+  init_fn trace;
+};
+static Solver solver;
+struct LoadError {};
+void bind_solver(void *h) {
+  if (solver.solve)
+    return;
+  solver.solve = (init_fn)dlsym(h, "solve");
+  if (!solver.solve) {
+    throw LoadError();
+  }
+  solver.report = (init_fn)dlsym(h, "report");
+  if (solver.report == nullptr)
+    return;
+  solver.trace = (init_fn)dlsym(h, "trace");
+  if (!solver.trace)
+    (void)0; // goes on
+}
+int run_solver(int x) { return solver.solve(x) + solver.report(x); } // no-warning
+
+// True neighbour: a test that does not leave the block.
+int trace_solver(int x) {
+  return solver.trace(x);
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: call through possibly empty callable 'solver.trace' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-2]]:10: note: 'Solver::trace' is assigned the result of 'dlsym', which is null when the symbol is missing, in 'bind_solver' ({{.*}}.cpp:[[@LINE-10]])
+}
+
 // UNSUPPORTED: libcxx
 // (This code uses no callable, smart pointer, optional or container of the
 // C++ library, at most its C headers, std::nullptr_t or an exception type, so

@@ -92,6 +92,14 @@ int lambda_local(int x) {
   return f(x); // no-warning
 }
 
+// A lambda converted to a function pointer, implicitly or by the unary `+`
+// idiom, is never null.
+int lambda_pointer_local(int x) {
+  int (*f)(int) = [](int v) { return v; };
+  int (*g)(int) = +[](int v) { return v + 1; };
+  return f(x) + g(x); // no-warning
+}
+
 int function_name_local(int x) {
   IntFn f = identity;
   return f(x); // no-warning

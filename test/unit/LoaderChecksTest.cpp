@@ -1,5 +1,6 @@
-// CheckedLoads: which run-time loads the code tests through `dlerror()`
-// right after storing them, and which it does not.
+// CheckedLoads: which run-time loads the code tests through `dlerror()`, or
+// by testing the stored pointer, right after storing them, and which it does
+// not.
 
 #include "LoaderChecks.h"
 #include "TestAST.h"
@@ -48,6 +49,29 @@ void other_test() {
   g = (Fn)dlsym(h, "g");
   if (!h) return;
 }
+struct Table { Fn a; Fn b; } t;
+struct Missing {};
+void stored_tested() {
+  t.a = (Fn)dlsym(h, "a");
+  if (!t.a) throw Missing();
+}
+int local_tested() {
+  Fn f = (Fn)dlsym(h, "f");
+  if (f == nullptr) { return -1; }
+  return f(1);
+}
+void stored_logged() {
+  t.a = (Fn)dlsym(h, "a");
+  if (!t.a) h = nullptr;
+}
+void other_field() {
+  t.a = (Fn)dlsym(h, "a");
+  if (!t.b) return;
+}
+void tested_set() {
+  t.a = (Fn)dlsym(h, "a");
+  if (t.a) return;
+}
 )cc";
 
 TEST(LoaderChecksTest, ADlerrorTestThatLeavesTestsTheLoad) {
@@ -69,8 +93,18 @@ TEST(LoaderChecksTest, ADlerrorTestThatLeavesTestsTheLoad) {
         Loads.tested(*N.getNodeAs<CallExpr>("load"), *Fn, IsLoader);
   }
   std::map<std::string, bool> Expected = {
-      {"via_local", true}, {"direct", true},      {"in_macro_block", true},
-      {"logged", false},   {"used_first", false}, {"other_test", false},
+      {"via_local", true},
+      {"direct", true},
+      {"in_macro_block", true},
+      {"logged", false},
+      {"used_first", false},
+      {"other_test", false},
+      // The stored pointer tested itself, the function left on null.
+      {"stored_tested", true},
+      {"local_tested", true},
+      {"stored_logged", false},
+      {"other_field", false},
+      {"tested_set", false},
   };
   EXPECT_EQ(Got, Expected);
 }

@@ -382,6 +382,51 @@ TEST(PolicySummariesTest, PredicatesOfEarlyExitsTestTheirMembersPartly) {
   EXPECT_EQ(Got, Expected);
 }
 
+TEST(PolicySummariesTest, DisjunctionsOfEmptyTestsAreNegatedConjunctions) {
+  // `return a == nullptr || b == nullptr;` is false only where both are
+  // set: the negation of the conjunction of their tests (Negated). Another
+  // disjunct makes it partial; a disjunct that tests a member set, calls a
+  // method, or a mix of `&&` below `||` is none.
+  auto Got = perMethod(
+      R"cc(
+    typedef void (*cb_fn)(int);
+    struct C {
+      bool isAbstract() const { return create == nullptr || destruct == nullptr; }
+      bool missing() const { return !create || !destruct; }
+      bool one() const { return create == nullptr; }
+      bool unusable() const { return !create || disabled; }
+      bool mixed() const { return create == nullptr || destruct != nullptr; }
+      bool withCall() { return !create || broken(); }
+      bool nested() const { return (create && destruct) || !other; }
+      bool broken();
+      bool disabled = false;
+      cb_fn create;
+      cb_fn destruct;
+      cb_fn other;
+    };
+  )cc",
+      "C", [](PolicySummaries &Summaries, const CXXMethodDecl &M) {
+        std::optional<AccessorTest> T = Summaries.accessorTest(M);
+        if (!T)
+          return std::string();
+        std::string Out = T->Partial ? "partial" : "exact";
+        Out += T->Negated ? ",not:" : ":";
+        for (const FieldDecl *F : T->Fields)
+          Out += F->getNameAsString() + ",";
+        return Out;
+      });
+  std::map<std::string, std::string> Expected = {
+      {"isAbstract", "exact,not:create,destruct,"},
+      {"missing", "exact,not:create,destruct,"},
+      {"one", "exact,not:create,"},
+      {"unusable", "partial,not:create,"},
+      {"mixed", ""},
+      {"withCall", ""},
+      {"nested", ""},
+  };
+  EXPECT_EQ(Got, Expected);
+}
+
 } // namespace
 } // namespace wrapguard
 
