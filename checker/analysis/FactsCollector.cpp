@@ -234,10 +234,11 @@ public:
     const Expr *Tested = testedCallable(*E, C.Types, C.Ctx);
     if (!Tested || normalises(*E, *Tested))
       return true;
-    if (assertsSet(*E))
+    Assertion A = assertionOf(*E);
+    if (A.Asserts && !A.Unless)
       noteAsserted(*Tested, E->getBeginLoc());
     else
-      noteTest(*Tested, E->getBeginLoc(), *E, assertedElsewhere(*E));
+      noteTest(*Tested, E->getBeginLoc(), *E, std::move(A.Unless));
     return true;
   }
 
@@ -970,45 +971,47 @@ private:
     return false;
   }
 
-  /// Whether Test is an assertion (`assert(f)`, `if (!f) abort();`): the
+  /// What Test states by its place: an assertion (`assert(f)`, `if (!f)
+  /// abort();`, or the argument of this TU's assertion function): the
   /// process ends when the value is empty, so the code states that it never
   /// is there, which is no evidence that other uses may find it empty. Code
   /// that throws instead reports an empty value to a caller that may go on:
-  /// that is a test (belief).
-  bool assertsSet(const Expr &Test) {
+  /// that is a test (belief). Handed to a function this TU sees without a
+  /// definition, as the argument it would take a condition in (`Assert(h.cb
+  /// != nullptr, "..")` with `Assert` defined in another TU;
+  /// ExitsElsewhere.h, truthParameter), it is an assertion only if that
+  /// function is an assertion function: Unless names it, and the facts
+  /// decide.
+  struct Assertion {
+    bool Asserts = false;
+    std::optional<AssumedAssertion> Unless;
+  };
+  Assertion assertionOf(const Expr &Test) {
+    Assertion Out;
     if (!Owner || !Owner->getBody())
-      return false;
-    return assertsNonEmpty(
-        Test, C.Indexes.of(*Owner).parents(),
-        [&](const FunctionDecl &FD) { return C.Summaries.endsProcess(FD); },
-        [&](const FunctionDecl &FD) {
-          return C.Summaries.endsProcessUnless(FD);
-        });
-  }
-
-  /// Whether Test is an assertion if the function it is handed to, which
-  /// this TU sees without a definition, is an assertion function
-  /// (`Assert(h.cb != nullptr, "..")` with `Assert` defined in another
-  /// TU): that function, and the parameter it would take the condition in
-  /// (ExitsElsewhere.h, truthParameter). The facts decide.
-  std::optional<AssumedAssertion> assertedElsewhere(const Expr &Test) {
-    if (!Owner || !Owner->getBody())
-      return std::nullopt;
-    std::optional<AssumedAssertion> Found;
-    auto Hypothesis = [&](const FunctionDecl &FD) -> std::optional<unsigned> {
+      return Out;
+    bool Elsewhere = false;
+    auto OnlyIf = [&](const FunctionDecl &FD) -> std::optional<unsigned> {
       if (!mayBeDefinedElsewhere(FD, C.SM))
-        return std::nullopt;
+        return C.Summaries.endsProcessUnless(FD);
+      Elsewhere = true;
       std::optional<unsigned> P = truthParameter(FD);
       std::optional<std::string> Key = functionKey(FD);
       if (P && Key)
-        Found = AssumedAssertion{*Key, *P};
+        Out.Unless = AssumedAssertion{*Key, *P};
       return P;
     };
-    if (!assertsNonEmpty(
-            Test, C.Indexes.of(*Owner).parents(),
-            [](const FunctionDecl &) { return false; }, Hypothesis))
-      return std::nullopt;
-    return Found;
+    Out.Asserts = assertsNonEmpty(
+        Test, C.Indexes.of(*Owner).parents(),
+        [&](const FunctionDecl &FD) { return C.Summaries.endsProcess(FD); },
+        OnlyIf);
+    // Only the call the walk stopped at answers; a function elsewhere
+    // without a key is no assertion the facts can confirm: belief.
+    if (!Out.Asserts)
+      Out.Unless.reset();
+    else if (Elsewhere && !Out.Unless)
+      Out.Asserts = false;
+    return Out;
   }
 
   void noteAsserted(const Expr &Tested, SourceLocation Loc) {

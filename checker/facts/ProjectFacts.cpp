@@ -236,12 +236,10 @@ void SourceFacts::merge(const SourceFacts &Other) {
   llvm::sort(NeverReturnsIf);
   // A function is defined once; were two TUs to disagree, the smaller
   // wins, whatever the order of the merge.
-  if (Other.ReturnsOnlyIf &&
-      (!ReturnsOnlyIf || *Other.ReturnsOnlyIf < *ReturnsOnlyIf))
-    ReturnsOnlyIf = Other.ReturnsOnlyIf;
-  if (Other.EndsProcessUnless &&
-      (!EndsProcessUnless || *Other.EndsProcessUnless < *EndsProcessUnless))
-    EndsProcessUnless = Other.EndsProcessUnless;
+  for (auto [Mine, Theirs] : {std::pair{&ReturnsOnlyIf, &Other.ReturnsOnlyIf},
+                              {&EndsProcessUnless, &Other.EndsProcessUnless}})
+    if (*Theirs && (!*Mine || **Theirs < **Mine))
+      *Mine = *Theirs;
   // A method is defined once and the TUs that saw the definition agree;
   // were they not to, the smaller wins, whatever the order of the merge.
   for (const auto &[K, From] : Other.CopiesFields) {
@@ -453,6 +451,12 @@ static void putLoc(json::Object &O, StringRef Key, const FactLoc &L) {
     O[Key] = factLocToJSON(L);
 }
 
+/// An assertion function and its parameter (a candidate's `assertions`, a
+/// source's `testedUnless`): `function` and `parameter`.
+static json::Object assertionToJSON(const AssumedAssertion &A) {
+  return json::Object{{"function", A.Function}, {"parameter", A.Parameter}};
+}
+
 static json::Value locMapToJSON(const std::map<std::string, FactLoc> &M) {
   json::Object O;
   for (const auto &[K, L] : M)
@@ -547,10 +551,11 @@ static json::Value sourceToJSON(const SourceFacts &S) {
   putLoc(O, "assertedAt", S.AssertedAt);
   if (!S.TestedUnless.empty()) {
     json::Array A;
-    for (const auto &[Assertion, At] : S.TestedUnless)
-      A.push_back(json::Object{{"function", Assertion.Function},
-                               {"parameter", Assertion.Parameter},
-                               {"at", factLocToJSON(At)}});
+    for (const auto &[Assertion, At] : S.TestedUnless) {
+      json::Object E = assertionToJSON(Assertion);
+      E["at"] = factLocToJSON(At);
+      A.push_back(std::move(E));
+    }
     O["testedUnless"] = std::move(A);
   }
   if (!S.Constructors.empty()) {
@@ -646,6 +651,16 @@ static bool readCount(const json::Object &O, StringRef Name, unsigned &Out) {
   if (!N || *N < 0 || *N > std::numeric_limits<unsigned>::max())
     return false;
   Out = static_cast<unsigned>(*N);
+  return true;
+}
+
+/// The inverse of assertionToJSON; false for an entry without a function
+/// key or with a bad parameter.
+static bool assertionFromJSON(const json::Object *E, AssumedAssertion &Out) {
+  if (!E || !E->getString("function") || E->getString("function")->empty() ||
+      !E->get("parameter") || !readCount(*E, "parameter", Out.Parameter))
+    return false;
+  Out.Function = E->getString("function")->str();
   return true;
 }
 
@@ -822,12 +837,9 @@ static Error sourceFromJSON(StringRef Key, const json::Value &V,
       const json::Object *E = Each.getAsObject();
       AssumedAssertion Read;
       FactLoc At;
-      if (!E || !E->getString("function") ||
-          E->getString("function")->empty() || !E->get("parameter") ||
-          !readCount(*E, "parameter", Read.Parameter) ||
-          !factLocFromJSON(E->get("at"), At) || !At.valid())
+      if (!assertionFromJSON(E, Read) || !factLocFromJSON(E->get("at"), At) ||
+          !At.valid())
         return bad("source '" + Key + "' has a malformed 'testedUnless'");
-      Read.Function = E->getString("function")->str();
       keepFirst(S.TestedUnless[Read], At);
     }
   if (!factLocFromJSON(O->get("emptyReturn"), S.EmptyReturn) ||
@@ -1013,8 +1025,7 @@ json::Value Candidate::toJSON() const {
   if (!Assertions.empty()) {
     json::Array A;
     for (const AssumedAssertion &Each : Assertions)
-      A.push_back(json::Object{{"function", Each.Function},
-                               {"parameter", Each.Parameter}});
+      A.push_back(assertionToJSON(Each));
     O["assertions"] = std::move(A);
   }
   if (Decided)
@@ -1063,13 +1074,8 @@ bool Candidate::fromJSON(const json::Value &V, Candidate &Out) {
     return false;
   if (const json::Array *A = O->getArray("assertions"))
     for (const json::Value &Each : *A) {
-      const json::Object *E = Each.getAsObject();
       AssumedAssertion Read;
-      if (!E || !E->getString("function") || !E->get("parameter") ||
-          !readCount(*E, "parameter", Read.Parameter))
-        return false;
-      Read.Function = E->getString("function")->str();
-      if (Read.Function.empty())
+      if (!assertionFromJSON(Each.getAsObject(), Read))
         return false;
       Out.Assertions.push_back(std::move(Read));
     }
