@@ -5,6 +5,7 @@
 #include "PolicyCallModel.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace clang;
 using namespace clang::dataflow;
@@ -41,6 +42,16 @@ static bool neverWritten(const ParmVarDecl &P, const FunctionDecl &Def,
           ExprMutationAnalyzer(*I->getInit(), Ctx).isMutated(&P))
         return false;
   return true;
+}
+
+/// Whether field A is declared before field B: by their order in one
+/// record, else by where they are (a base is defined before the records
+/// derived from it). Both are the same from run to run, unlike the
+/// fields' addresses.
+static bool declaredBefore(const FieldDecl &A, const FieldDecl &B) {
+  if (A.getParent() == B.getParent())
+    return A.getFieldIndex() < B.getFieldIndex();
+  return A.getLocation().getRawEncoding() < B.getLocation().getRawEncoding();
 }
 
 /// The bool members whose truth at a constructor's exit is compared with
@@ -102,17 +113,29 @@ ExitEffect exitEffectOf(const FunctionDecl &Def, ASTContext &Ctx,
           return;
         dataflow::Arena &A = Q.env().arena();
         // The bool members the constructor models, for the fields set
-        // exactly where one of them is true.
-        llvm::SmallVector<
-            std::pair<const FieldDecl *, const dataflow::Formula *>, 4>
-            Flags;
+        // exactly where one of them is true. children() is keyed by
+        // pointer, so its order changes from run to run: the flags are put
+        // in declaration order before the cap and the first-match choice
+        // below, or the facts would name a different flag each run. A flag
+        // false on every path implies anything and says nothing: left out.
+        using Flag = std::pair<const FieldDecl *, const dataflow::Formula *>;
+        llvm::SmallVector<Flag, 4> AllFlags;
         for (const auto &[D, L] : This->children()) {
           const auto *F = dyn_cast_or_null<FieldDecl>(D);
-          if (F && L && F->getType()->isBooleanType() &&
-              Flags.size() < MaxExitFlags)
+          if (F && L && F->getType()->isBooleanType())
             if (const auto *B =
                     dyn_cast_or_null<dataflow::BoolValue>(Q.env().getValue(*L)))
-              Flags.push_back({F, &B->formula()});
+              AllFlags.push_back({F, &B->formula()});
+        }
+        llvm::sort(AllFlags, [](const Flag &X, const Flag &Y) {
+          return declaredBefore(*X.first, *Y.first);
+        });
+        llvm::SmallVector<Flag, 4> Flags;
+        for (const Flag &F : AllFlags) {
+          if (Flags.size() == MaxExitFlags)
+            break;
+          if (!Q.proves(A.makeNot(*F.second)))
+            Flags.push_back(F);
         }
         for (const auto &[D, L] : This->children()) {
           const auto *F = dyn_cast<FieldDecl>(D);
