@@ -377,16 +377,24 @@ bool PolicySummaries::isLoader(const FunctionDecl &FD) {
 
 namespace {
 /// Whether a method's body returns one pointer member of `*this` (through
-/// `*` for a reference) and writes nothing of `*this`: no assignment or
-/// increment of a member, no non-const method called on `this`.
+/// `*` for a reference), or what another pointer accessor of `*this`
+/// returns (gsl's `not_null::operator->() const { return get(); }`), and
+/// writes nothing of `*this`: no assignment or increment of a member, no
+/// non-const method called on `this`.
 class PointerAccessorBody : public RecursiveASTVisitor<PointerAccessorBody> {
 public:
+  using AccessorFn =
+      llvm::function_ref<const FieldDecl *(const CXXMethodDecl &)>;
+  explicit PointerAccessorBody(AccessorFn FieldOf) : FieldOf(FieldOf) {}
+
   bool VisitReturnStmt(ReturnStmt *R) {
     const Expr *V = R->getRetValue() ? stripNoise(R->getRetValue()) : nullptr;
     if (const auto *UO = dyn_cast_or_null<UnaryOperator>(V);
         UO && UO->getOpcode() == UO_Deref)
       V = stripNoise(UO->getSubExpr());
     const FieldDecl *F = thisField(V);
+    if (!F)
+      F = accessorOfThis(V);
     if (!F || !F->getType()->isPointerType() || (Field && Field != F))
       return fail();
     Field = F;
@@ -410,6 +418,8 @@ public:
   bool TraverseLambdaExpr(LambdaExpr *) { return true; }
   bool ok() const { return Field && !Failed; }
 
+  const FieldDecl *field() const { return ok() ? Field : nullptr; }
+
 private:
   static const FieldDecl *thisField(const Expr *E) {
     const auto *ME = dyn_cast_or_null<MemberExpr>(E ? stripNoise(E) : nullptr);
@@ -417,25 +427,47 @@ private:
       return nullptr;
     return dyn_cast<FieldDecl>(ME->getMemberDecl());
   }
+  /// The member that E, a call of a const pointer accessor on `this`,
+  /// returns.
+  const FieldDecl *accessorOfThis(const Expr *E) const {
+    const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(E);
+    const CXXMethodDecl *M = MC ? MC->getMethodDecl() : nullptr;
+    const Expr *Obj = MC ? MC->getImplicitObjectArgument() : nullptr;
+    if (!M || !M->isConst() || MC->getNumArgs() || !Obj ||
+        !isa<CXXThisExpr>(Obj->IgnoreParenImpCasts()))
+      return nullptr;
+    return FieldOf(*M);
+  }
   bool fail() {
     Failed = true;
     return false;
   }
+  AccessorFn FieldOf;
   const FieldDecl *Field = nullptr;
   bool Failed = false;
 };
 } // namespace
 
 bool PolicySummaries::isPointerAccessor(const CXXMethodDecl &Method) {
+  return pointerAccessorField(Method) != nullptr;
+}
+
+const FieldDecl *
+PolicySummaries::pointerAccessorField(const CXXMethodDecl &Method) {
   const FunctionDecl *Def = nullptr;
   if (Method.isVirtual() || Method.isStatic() || !Method.hasBody(Def) || !Def ||
       Def->isDependentContext())
-    return false;
-  auto [It, New] = PointerAccessors.try_emplace(Def, false);
+    return nullptr;
+  // Null while the body is read: an accessor that returns what it returns
+  // itself (recursion) is none.
+  auto [It, New] = PointerAccessors.try_emplace(Def, nullptr);
   if (New) {
-    PointerAccessorBody B;
+    PointerAccessorBody B(
+        [this](const CXXMethodDecl &M) { return pointerAccessorField(M); });
     B.TraverseStmt(Def->getBody());
-    It->second = B.ok();
+    // The map may have grown meanwhile: look the entry up again.
+    PointerAccessors[Def] = B.field();
+    return B.field();
   }
   return It->second;
 }

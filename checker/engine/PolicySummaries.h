@@ -53,6 +53,11 @@ public:
   bool isPure(const clang::FunctionDecl &FD) override;
   bool isLoader(const clang::FunctionDecl &FD) override;
   bool isPointerAccessor(const clang::CXXMethodDecl &Method) override;
+  /// The pointer member of `*this` that Method returns (directly, through
+  /// `*`, or through another such accessor) while writing nothing of
+  /// `*this`; null if none.
+  const clang::FieldDecl *
+  pointerAccessorField(const clang::CXXMethodDecl &Method);
   bool loadTested(const clang::CallExpr &Load,
                   const clang::FunctionDecl &Owner) override {
     return Loads.tested(Load, Owner, [this](const clang::FunctionDecl &FD) {
@@ -113,7 +118,10 @@ private:
   llvm::DenseMap<const clang::FunctionDecl *, const clang::VarDecl *> Returned;
   llvm::DenseMap<const clang::FunctionDecl *, bool> Pure;
   llvm::DenseMap<const clang::FunctionDecl *, bool> Loaders;
-  llvm::DenseMap<const clang::FunctionDecl *, bool> PointerAccessors;
+  /// The pointer member each accessor returns; null for a method that is
+  /// none (or whose body is being read).
+  llvm::DenseMap<const clang::FunctionDecl *, const clang::FieldDecl *>
+      PointerAccessors;
   llvm::SmallPtrSet<const clang::FunctionDecl *, 8> InProgress;
   /// Set when a summary in progress met the depth bound or a recursion.
   bool Truncated = false;

@@ -210,6 +210,47 @@ int setting_after_change(int key) {
   return 0;
 }
 
+// The same where the accessor returns what another accessor of the object
+// returns (gsl's `not_null`, whose `operator->() const { return get(); }`,
+// as openal-soft uses it), with a call between the test and the use that
+// may change anything but the smart pointer.
+template <class T> class not_null {
+public:
+  not_null(T p) : ptr_(p) {}
+  T get() const { return ptr_; }
+  decltype(auto) operator->() const { return get(); }
+  decltype(auto) operator*() const { return *get(); }
+
+private:
+  T ptr_;
+};
+struct Events {
+  void (*on_event)(int) = nullptr;
+};
+void log_event(int);
+void dispatch(not_null<Events *> const events, int e) {
+  if (!events->on_event)
+    return;
+  log_event(e);
+  events->on_event(e); // no-warning
+}
+void dispatch_by_reference(not_null<Events *> const events, int e) {
+  if (!(*events).on_event)
+    return;
+  log_event(e);
+  (*events).on_event(e); // no-warning
+}
+// True neighbour: the smart pointer changes between the test and the call.
+void dispatch_after_change(not_null<Events *> events, Events *next, int e) {
+  if (!events->on_event)
+    return;
+  events = not_null<Events *>(next);
+  events->on_event(e);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: call through possibly empty callable 'events->on_event' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES: :[[@LINE-2]]:3: note: check that 'events->on_event' is not empty before this call, e.g. 'if (events->on_event)'
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: a value from 'Events::on_event' is checked for emptiness in 'dispatch' ({{.*}}.cpp:[[@LINE-19]])
+}
+
 // The standard library's classes are modelled by what they are: an
 // iterator's `operator*` returns a pointer member too, but a range-for's
 // element is the container's, and a call between the test and the use

@@ -40,7 +40,18 @@ TEST(PolicySummariesTest, PointerAccessorsReturnOneMemberAndWriteNothing) {
       T *touching() { touch(); return p; }
       T *resetting() { T *r = p; p = nullptr; return r; }
       virtual T *virtual_get() { return p; }
+      // Through another accessor of this object (gsl's not_null): a const
+      // one; not a non-const one, another object's, or itself.
+      T *get() const { return p; }
+      T *via_get() const { return get(); }
+      T &via_star() const { return *get(); }
+      T *via_via() const { return via_get(); }
+      T *via_arrow() const { return const_cast<Ptr *>(this)->arrow(); }
+      T *via_peer() const { return peer->get(); }
+      T *via_either() const { return n ? get() : q; }
+      T *self() const { return self(); }
       T *p, *q;
+      Ptr *peer;
       int n;
     };
   )cc");
@@ -60,7 +71,10 @@ TEST(PolicySummariesTest, PointerAccessorsReturnOneMemberAndWriteNothing) {
   std::map<std::string, bool> Expected = {
       {"arrow", true},      {"star", true},         {"other", false},
       {"either", false},    {"counting", false},    {"touching", false},
-      {"resetting", false}, {"virtual_get", false},
+      {"resetting", false}, {"virtual_get", false},  {"get", true},
+      {"via_get", true},    {"via_star", true},     {"via_via", true},
+      {"via_arrow", false}, {"via_peer", false},    {"via_either", false},
+      {"self", false},
   };
   EXPECT_EQ(Got, Expected);
 }
