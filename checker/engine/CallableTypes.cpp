@@ -75,11 +75,16 @@ bool CallableTypes::hasCallOperator(QualType T) {
     return true;
   DeclarationName Call =
       RD->getASTContext().DeclarationNames.getCXXOperatorName(OO_Call);
-  if (!RD->lookup(Call).empty())
-    return true;
+  // Only a call operator the class's users can call: a private one, or one
+  // inherited through a protected or private base, is an implementation
+  // detail (openal-soft's `intrusive_ref<T, Deleter> : protected Deleter`,
+  // which would make every pointer to a ref-counted context a callable).
+  for (const NamedDecl *D : RD->lookup(Call))
+    if (D->getAccess() == AS_public || D->getAccess() == AS_none)
+      return true;
   // Inherited call operators (e.g. a functor deriving from a base functor).
   for (const CXXBaseSpecifier &B : RD->bases())
-    if (hasCallOperator(B.getType()))
+    if (B.getAccessSpecifier() == AS_public && hasCallOperator(B.getType()))
       return true;
   return false;
 }

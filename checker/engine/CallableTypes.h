@@ -45,7 +45,9 @@ public:
     return classify(T) != CallableKind::None;
   }
 
-  /// True for a class type that has an operator() (lambdas included).
+  /// True for a class type that has an operator() its users can call
+  /// (lambdas included): public, declared in it or inherited through public
+  /// bases.
   static bool hasCallOperator(clang::QualType T);
 
   /// A class with operator() that also converts to bool or compares with

@@ -1233,9 +1233,15 @@ bool Transfer::fieldTest(const CXXMemberCallExpr &MC) {
   const Expr *Obj = MC.getImplicitObjectArgument();
   // A nullable callable's own `operator bool` (`llvm::function_ref`'s
   // `return callback;`) tests the callable itself: its state, not the
-  // field behind it, is what its calls read.
-  if (Fields.empty() || !Obj || W.isCallable(*Obj) ||
-      W.isCallable(*stripNoise(Obj)))
+  // field behind it, is what its calls read. That is a question about the
+  // object's class: a pointer to an object of a class that merely has a
+  // call operator (`this` in the class's own methods) is no such callable.
+  if (Fields.empty() || !Obj)
+    return false;
+  QualType ObjType = stripNoise(Obj)->getType();
+  if (ObjType->isPointerType())
+    ObjType = ObjType->getPointeeType();
+  if (C.Types.classify(ObjType) != CallableKind::None)
     return false;
   RecordStorageLocation *Loc = objectOf(*Obj, Env);
   BoolValue *G = nullptr;

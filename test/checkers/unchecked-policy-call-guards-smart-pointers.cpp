@@ -240,6 +240,30 @@ void dispatch_by_reference(not_null<Events *> const events, int e) {
   log_event(e);
   (*events).on_event(e); // no-warning
 }
+// A ref-counted object whose deleter is a protected base (openal-soft's
+// `al::Context : intrusive_ref<Context, ContextDeleter>`): the deleter's
+// call operator is no call operator of the object, so a pointer to it is
+// no callable, and `not_null` to it is a smart pointer as above.
+struct SessionDeleter {
+  void operator()(void *p) const;
+};
+template <class T, class D> struct RefCounted : protected D {
+  int refs = 1;
+};
+struct Session : RefCounted<Session, SessionDeleter> {
+  void (*on_event)(int) = nullptr;
+};
+void dispatch_session(not_null<Session *> const session, int e) {
+  if (!session->on_event)
+    return;
+  log_event(e);
+  session->on_event(e); // no-warning
+}
+void use_session(Session &s) {
+  if (s.on_event)
+    s.on_event(0);
+}
+
 // True neighbour: the smart pointer changes between the test and the call.
 void dispatch_after_change(not_null<Events *> events, Events *next, int e) {
   if (!events->on_event)
@@ -248,7 +272,7 @@ void dispatch_after_change(not_null<Events *> events, Events *next, int e) {
   events->on_event(e);
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: call through possibly empty callable 'events->on_event' [wrapguard-unchecked-policy-call]
   // CHECK-NOTES: :[[@LINE-2]]:3: note: check that 'events->on_event' is not empty before this call, e.g. 'if (events->on_event)'
-  // CHECK-NOTES: :[[@LINE-3]]:3: note: a value from 'Events::on_event' is checked for emptiness in 'dispatch' ({{.*}}.cpp:[[@LINE-19]])
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: a value from 'Events::on_event' is checked for emptiness in 'dispatch' ({{.*}}.cpp:[[@LINE-43]])
 }
 
 // The standard library's classes are modelled by what they are: an
