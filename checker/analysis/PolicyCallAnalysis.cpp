@@ -10,6 +10,7 @@
 #include "FactsCollector.h"
 #include "FixIts.h"
 #include "FlagParameters.h"
+#include "ForwardingOperators.h"
 #include "Guards.h"
 #include "OpenMPCopies.h"
 #include "PassedValues.h"
@@ -381,6 +382,12 @@ PolicyCallAnalyzer::Impl::judge(const PolicyCallVerdict &V,
       assertedOutOfBuild(*V.Site.Call, Name, Indexes.of(FD).parents(), Ctx))
     return std::nullopt;
   if (State == Emptiness::Unknown && isHandleInvoking(V.Site, FD))
+    return std::nullopt;
+  // Likewise a call operator whose one statement calls through the object's
+  // implementation, in a class that gives its users a test of it
+  // (ForwardingOperators.h): its callers' to guard. StrictMode reports it.
+  if (State == Emptiness::Unknown && !Opts.StrictMode &&
+      forwardsToTestedImplementation(*V.Site.Call, *V.Site.Callable, FD, Types))
     return std::nullopt;
   // Under a test of the very expression it calls through, with nothing in
   // between: where the flow could not follow the callable's storage (a
