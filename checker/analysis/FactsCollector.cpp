@@ -540,10 +540,37 @@ private:
         F->Args.addSiblingMove(here(Loc), *Literals);
         continue;
       }
-      F->Args.add(
-          valueStateOf(*Arg, Owner, C.Ctx, C.Types, C.Indexes, &C.Passed),
-          here(Loc), *Literals, requiredOfOwner(*Arg));
+      ValueState V =
+          valueStateOf(*Arg, Owner, C.Ctx, C.Types, C.Indexes, &C.Passed);
+      F->Args.add(V, here(Loc), *Literals, requiredOfOwner(*Arg));
+      if (V.What == ValueState::From)
+        noteMoveOut(*F, V, *Arg);
     }
+  }
+
+  /// An argument that moves out of a member of `*this` (`run(std::move(
+  /// cb_))`) passes the value the member held there, and empties it only
+  /// after: the emptying is no evidence about this value. Recorded where
+  /// the caller's flow analysis finds no path that empties the member
+  /// before the read (one would make the value passed empty, ValueSources).
+  void noteMoveOut(SourceFacts &Param, const ValueState &V, const Expr &Arg) {
+    // Past the move construction of a by-value parameter.
+    const Expr *Moving = stripNoise(&Arg);
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(Moving);
+        CE && CE->getNumArgs() == 1)
+      Moving = CE->getArg(0);
+    const Expr *Moved = movedFromObject(Moving);
+    const auto *ME =
+        dyn_cast_or_null<MemberExpr>(Moved ? stripNoise(Moved) : nullptr);
+    const auto *Field = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+    if (!Field || !Owner ||
+        !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) ||
+        C.Passed.at(*Owner, *ME) != Emptiness::Unknown)
+      return;
+    std::optional<std::string> Key = fieldKey(*Field);
+    std::optional<std::string> Fn = functionKey(*Owner);
+    if (Key && Fn && llvm::is_contained(V.Keys, *Key))
+      Param.Args.MovedOutIn[*Key].insert(*Fn);
   }
 
   /// For an argument that reads one of the caller's own parameters (`f`

@@ -175,9 +175,11 @@ PassedValues::Reads PassedValues::analyse(const FunctionDecl &Owner,
           RecordStorageLocation *Obj = objectOf(*ME->getBase(), Q.env());
           if (!Obj)
             return;
+          // A member read may also be empty on some path by the function's
+          // own doing (a move out of it before): MayBeEmpty says so.
           if (StorageLocation *L = modelledChild(*Obj, *F))
             if (Emptiness E = Judge(stateAt(*L, F->getType(), Q.env(), Types));
-                proven(E))
+                proven(E) || E == Emptiness::MayBeEmpty)
               R.Values[ME] = E;
           return;
         }

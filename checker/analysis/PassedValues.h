@@ -48,7 +48,9 @@ public:
   Emptiness at(const clang::FunctionDecl &Owner,
                const clang::DeclRefExpr &Read);
   /// Likewise for a read of a callable field (`callback` of `*this`,
-  /// `debug->before`): `if (d->f) run(d->f);` passes it set.
+  /// `debug->before`): `if (d->f) run(d->f);` passes it set. MayBeEmpty
+  /// too, where a path empties it before the read (`run(std::move(cb_));
+  /// again(cb_);`).
   Emptiness at(const clang::FunctionDecl &Owner, const clang::MemberExpr &Read);
 
   /// Likewise for callable field Field of the object that Read denotes (a

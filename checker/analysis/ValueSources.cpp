@@ -507,10 +507,20 @@ static ValueState valueStateAt(const Expr &E, const FunctionDecl *Owner,
   // A field read to be passed on (`if (callback) Parser p(callback);`,
   // `if (d->before) run(d->before);`): set where the flow analysis proves
   // it set at the read, as for the variables below.
+  // Likewise empty where a path of this function empties it first (moved
+  // out of before, `run(std::move(cb_)); again(std::move(cb_));`): that
+  // emptying is evidence for this read alone (ArgFacts::MovedOutIn).
   if (const auto *ME = dyn_cast<MemberExpr>(Passed);
-      ME && Flow && isa<FieldDecl>(ME->getMemberDecl()) &&
-      Flow->at(*Owner, *ME) == Emptiness::NonEmpty)
-    return ValueState::of(ValueState::Set);
+      ME && Flow && isa<FieldDecl>(ME->getMemberDecl()))
+    switch (Flow->at(*Owner, *ME)) {
+    case Emptiness::NonEmpty:
+      return ValueState::of(ValueState::Set);
+    case Emptiness::AlwaysEmpty:
+    case Emptiness::MayBeEmpty:
+      return ValueState::of(ValueState::Empty);
+    case Emptiness::Unknown:
+      break;
+    }
   if (isFieldOfParameter(*Passed))
     return ValueState::of(ValueState::Unknown);
   // Passed under a test that proves it set: `if (f) run(f);`.

@@ -185,6 +185,8 @@ void ArgFacts::merge(const ArgFacts &Other) {
     joinRequirement(FromWhen, K, First,
                     It == Other.FromWhen.end() ? "" : It->second);
   }
+  for (const auto &[K, Fns] : Other.MovedOutIn)
+    MovedOutIn[K].insert(Fns.begin(), Fns.end());
 }
 
 std::string passedFieldKey(StringRef Via, StringRef Field) {
@@ -510,6 +512,12 @@ static json::Value argsToJSON(const ArgFacts &A) {
       When[K] = Required;
     O["fromWhen"] = std::move(When);
   }
+  if (!A.MovedOutIn.empty()) {
+    json::Object Moved;
+    for (const auto &[K, Fns] : A.MovedOutIn)
+      Moved[K] = json::Array(Fns);
+    O["movedOutIn"] = std::move(Moved);
+  }
   return O;
 }
 
@@ -758,6 +766,22 @@ static bool argsFromJSON(const json::Object *O, ArgFacts &A) {
         return false;
       A.FromWhen[K.str()] = Required->str();
     }
+  if (const json::Value *Moved = O->get("movedOutIn")) {
+    const json::Object *ByKey = Moved->getAsObject();
+    if (!ByKey)
+      return false;
+    for (const auto &[K, V] : *ByKey) {
+      const json::Array *Fns = V.getAsArray();
+      if (!Fns || Fns->empty() || !A.From.count(K.str()))
+        return false;
+      for (const json::Value &F : *Fns) {
+        std::optional<StringRef> Fn = F.getAsString();
+        if (!Fn || Fn->empty())
+          return false;
+        A.MovedOutIn[K.str()].insert(Fn->str());
+      }
+    }
+  }
   return true;
 }
 

@@ -156,6 +156,13 @@ struct ArgFacts {
   /// that passes it requires of that function's boolean parameters
   /// (`if (reduce) run(f);`: "4=1"); absent when nothing.
   std::map<std::string, std::string> FromWhen;
+  /// Sources of From that a call passes by moving out of them, with the
+  /// functions (their keys) where it does: `m_handler(a,
+  /// std::move(m_underlying))` passes what the member held and empties it
+  /// by the same expression, after the read. In the default mode, that
+  /// function's emptyings of the source are no evidence about the value it
+  /// passes (Resolve.cpp): its flow analysis saw none reach the read.
+  std::map<std::string, std::set<std::string>> MovedOutIn;
 
   bool empty() const { return !Set && !Empty && !Unknown && From.empty(); }
   /// One call that passes a value a sibling argument moves from: an empty

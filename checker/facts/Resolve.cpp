@@ -399,7 +399,7 @@ private:
     // precedes the calls, and the default mode also needs the project to
     // test the field somewhere (the seed's story); StrictMode reports on
     // the emptying alone.
-    const FactLoc *Emptied = emptying(F);
+    const FactLoc *Emptied = emptying(F, Depth);
     if (Emptied && (C.Strict || !F.SetAt.valid() || testedAt(F))) {
       Why.push_back(
           {emptiedInNote(F.Name, Emptied->Function, Emptied->shortText()),
@@ -427,15 +427,22 @@ private:
   /// emptying only in methods nothing calls (evpp's public `ClearHandler()`,
   /// which no code of the project runs) says nothing about the calls: the
   /// default mode sets it aside, StrictMode counts it.
-  const FactLoc *emptying(const SourceFacts &F) {
+  const FactLoc *emptying(const SourceFacts &F, unsigned Depth) {
     // The default mode leaves out the emptyings of the calling function
     // itself (Candidate::Function): its flow analysis already judged them.
-    if (!C.Strict && !C.Function.empty() && !F.EmptiedBy.empty()) {
+    // Likewise those of the functions that passed the value by moving out
+    // of F, which come after the read (MovedOutIn): a one-shot handler
+    // reaches them only in a second run. StrictMode counts both.
+    bool OwnSeen = !C.Strict && !C.Function.empty();
+    auto Moved = MovedOutAt.find(Depth);
+    const std::set<std::string> *MovedOut =
+        C.Strict || Moved == MovedOutAt.end() ? nullptr : Moved->second;
+    if ((OwnSeen || MovedOut) && !F.EmptiedBy.empty()) {
       const FactLoc *First = nullptr;
       for (const auto &[Fn, At] : F.EmptiedBy) {
-        if (Fn == C.Function)
+        if ((OwnSeen && Fn == C.Function) || (MovedOut && MovedOut->count(Fn)))
           continue;
-        if (F.EmptiedIn.count(Fn))
+        if (!C.Strict && F.EmptiedIn.count(Fn))
           if (const SourceFacts *M = Facts.find(Fn); !M || !M->Called)
             continue;
         if (!First || At < *First)
@@ -702,8 +709,14 @@ private:
       std::optional<FlagValues> Next = When == Args.FromWhen.end()
                                            ? FlagValues()
                                            : FlagValues::parse(When->second);
+      // Where the calls move out of the source, its emptyings in their own
+      // functions come after the read (ArgFacts::MovedOutIn).
+      auto Moved = Args.MovedOutIn.find(Key);
+      MovedOutAt[Depth + 1] =
+          Moved == Args.MovedOutIn.end() ? nullptr : &Moved->second;
       Emptiness E =
           judge(Key, Name, Inner, Depth + 1, Next.value_or(FlagValues()));
+      MovedOutAt.erase(Depth + 1);
       if (mayBeEmpty(E)) {
         const SourceFacts *Src = Facts.find(Key);
         Why.push_back(
@@ -778,6 +791,10 @@ private:
   const Regex &PolicyNames;
   /// Keys being judged, to cut cycles (a parameter passed on to itself).
   StringSet<> Visiting;
+  /// By depth, the functions whose emptyings of the source judged there
+  /// are set aside: those that passed its value by moving out of it
+  /// (judgeFrom, emptying).
+  std::map<unsigned, const std::set<std::string> *> MovedOutAt;
 };
 
 /// The keys S's judgement may consult.

@@ -81,6 +81,63 @@ struct Drain {
   Cb cb_;
 };
 
+// The same for a value passed on by moving out of the member (libtorrent's
+// `wrap_allocator_t`, `m_handler(a, std::move(m_underlying_handler))`): the
+// callee is passed what the member held, and the move empties it after.
+void on_lookup(int ec, Cb handler) {
+  if (ec) {
+    handler(-1); // no-warning
+    // CHECK-NOTES-STRICT: :[[@LINE-1]]:5: warning: call through possibly empty callable 'handler' [wrapguard-unchecked-policy-call]
+    // CHECK-NOTES-STRICT: :[[@LINE-2]]:5: note: 'handler' of 'on_lookup' is passed a value from 'Wrap::under_' in 'Wrap::operator()' ({{.*}}.cpp:[[@LINE+11]])
+    // CHECK-NOTES-STRICT: :[[@LINE-3]]:5: note: 'Wrap::under_' is made empty in 'Wrap::operator()' ({{.*}}.cpp:[[@LINE+10]])
+    return;
+  }
+  handler(ec); // no-warning
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:3: warning: call through possibly empty callable 'handler' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-2]]:3: note: 'handler' of 'on_lookup' is passed a value from 'Wrap::under_' in 'Wrap::operator()' ({{.*}}.cpp:[[@LINE+5]])
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:3: note: 'Wrap::under_' is made empty in 'Wrap::operator()' ({{.*}}.cpp:[[@LINE+4]])
+}
+struct Wrap {
+  explicit Wrap(Cb u) : under_(std::move(u)) {}
+  void operator()(int ec) { on_lookup(ec, std::move(under_)); }
+  Cb under_;
+};
+
+// True neighbours: a second move out of the member passes its moved-from
+// value; another function that empties it is evidence for a third.
+void on_reply(int ec, Cb handler) { handler(ec); }
+// CHECK-NOTES: :[[@LINE-1]]:37: warning: call through possibly empty callable 'handler' [wrapguard-unchecked-policy-call]
+// CHECK-NOTES: :[[@LINE-2]]:37: note: 'handler' of 'on_reply' is passed an empty callable in 'Twice::operator()' ({{.*}}.cpp:[[@LINE+7]])
+// CHECK-NOTES-STRICT: :[[@LINE-3]]:37: warning: call through possibly empty callable 'handler' [wrapguard-unchecked-policy-call]
+// CHECK-NOTES-STRICT: :[[@LINE-4]]:37: note: 'handler' of 'on_reply' is passed an empty callable in 'Twice::operator()' ({{.*}}.cpp:[[@LINE+5]])
+struct Twice {
+  explicit Twice(Cb u) : under_(std::move(u)) {}
+  void operator()(int ec) {
+    on_reply(ec, std::move(under_));
+    on_reply(ec, std::move(under_));
+  }
+  Cb under_;
+};
+void on_close(int ec, Cb handler) { handler(ec); }
+// CHECK-NOTES: :[[@LINE-1]]:37: warning: call through possibly empty callable 'handler' [wrapguard-unchecked-policy-call]
+// CHECK-NOTES: :[[@LINE-2]]:37: note: 'handler' of 'on_close' is passed a value from 'Closing::under_' in 'Closing::operator()' ({{.*}}.cpp:[[@LINE+7]])
+// CHECK-NOTES: :[[@LINE-3]]:37: note: 'Closing::under_' is made empty in 'Closing::close' ({{.*}}.cpp:[[@LINE+7]])
+// CHECK-NOTES-STRICT: :[[@LINE-4]]:37: warning: call through possibly empty callable 'handler' [wrapguard-unchecked-policy-call]
+// CHECK-NOTES-STRICT: :[[@LINE-5]]:37: note: 'handler' of 'on_close' is passed a value from 'Closing::under_' in 'Closing::operator()' ({{.*}}.cpp:[[@LINE+4]])
+// CHECK-NOTES-STRICT: :[[@LINE-6]]:37: note: 'Closing::under_' is made empty in 'Closing::operator()' ({{.*}}.cpp:[[@LINE+3]])
+struct Closing {
+  explicit Closing(Cb u) : under_(std::move(u)) {}
+  void operator()(int ec) { on_close(ec, std::move(under_)); }
+  void close() { under_ = nullptr; }
+  Cb under_;
+};
+void lookup(Wrap &w, Twice &t, Closing &c, int ec) {
+  w(ec);
+  t(ec);
+  c(ec);
+  c.close();
+}
+
 void stop(Timer &t) { t.cancel(); }
 void tick(Timer &t) { t.fire(1); }
 

@@ -133,12 +133,11 @@ int hooks_caller() {
   return run_all(&d);
 }
 
-// Its true neighbour: the same hooks passed without the test.
+// Its true neighbour: the same hooks passed without the test. The caller's
+// flow analysis proves the member of its local empty where it reads it.
 int run_traced(const Fn &enter) { return enter(1); }
 // CHECK-NOTES: :[[@LINE-1]]:42: warning: call through possibly empty callable 'enter' [wrapguard-unchecked-policy-call]
-// CHECK-NOTES: :[[@LINE-2]]:42: note: 'enter' of 'run_traced' is passed a value from 'DebugHooks::before' in 'run_untested' ({{.*}}.cpp:[[@LINE+5]])
-// CHECK-NOTES: :[[@LINE-3]]:42: note: 'DebugHooks::before' is set by none of the 2 constructions of 'DebugHooks' in the project
-// CHECK-NOTES: :[[@LINE-4]]:42: note: 'DebugHooks' is constructed with 'DebugHooks{}', which leaves 'DebugHooks::before' empty, in 'hooks_caller' ({{.*}}.cpp:[[@LINE-9]])
+// CHECK-NOTES: :[[@LINE-2]]:42: note: 'enter' of 'run_traced' is passed an empty callable in 'run_untested' ({{.*}}.cpp:[[@LINE+3]])
 int run_untested() {
   DebugHooks d;
   return run_traced(d.before);

@@ -666,6 +666,70 @@ TEST(EvidenceArguments, AMoveBySiblingArgumentIsNamedAsSuch) {
     llvm::consumeError(Rejected.takeError());
 }
 
+TEST(EvidenceArguments, AMoveOutOfTheSourceIsNoEmptyingOfTheValueMoved) {
+  // libtorrent's `m_handler(a, std::move(m_underlying_handler))`: the
+  // parameter is passed the member's value, and the same expression
+  // empties the member. That emptying, in the passing function, says
+  // nothing about the value passed; an emptying elsewhere still does.
+  ProjectFacts F;
+  SourceFacts &M = F.get("m:under", SourceKind::Field, "Wrap::under");
+  M.Owner = "c:Wrap";
+  M.EmptiedAt = at("/p/wrap.h", 12, "Wrap::operator()");
+  M.EmptiedBy["f:call"] = M.EmptiedAt;
+  SourceFacts &P = F.get("p:lookup#0", SourceKind::Parameter, "handler");
+  P.Owner = "on_lookup";
+  P.Args.add(from("m:under"), at("/p/wrap.h", 12, "Wrap::operator()"));
+  // Without the mark: the emptying is the evidence.
+  EXPECT_TRUE(resolve(F, call("p:lookup#0", "handler")).Report);
+  P.Args.MovedOutIn["m:under"].insert("f:call");
+  EXPECT_FALSE(resolve(F, call("p:lookup#0", "handler")).Report);
+  // StrictMode counts it, as it counts a function's own emptyings.
+  Candidate Strict = call("p:lookup#0", "handler");
+  Strict.Strict = true;
+  EXPECT_TRUE(resolve(F, Strict).Report);
+  // An emptying in another function counts.
+  M.EmptiedBy["f:close"] = at("/p/wrap.h", 30, "Wrap::close");
+  M.EmptiedAt = at("/p/wrap.h", 12, "Wrap::operator()");
+  Resolution R = resolve(F, call("p:lookup#0", "handler"));
+  ASSERT_TRUE(R.Report);
+  ASSERT_EQ(R.Notes.size(), 2u);
+  EXPECT_NE(R.Notes[1].Message.find("'Wrap::close' (wrap.h:30)"),
+            std::string::npos)
+      << R.Notes[1].Message;
+  // Merged, the functions join; written and read back, they stay; an entry
+  // for a source the calls do not pass, or an empty list, is rejected.
+  ProjectFacts G;
+  G.merge(F);
+  ProjectFacts H;
+  SourceFacts &Q = H.get("p:lookup#0", SourceKind::Parameter, "handler");
+  Q.Args.add(from("m:under"), at("/p/other.h", 3, "Other::run"));
+  Q.Args.MovedOutIn["m:under"].insert("f:run");
+  G.merge(H);
+  std::set<std::string> Both = {"f:call", "f:run"};
+  EXPECT_EQ(G.find("p:lookup#0")->Args.MovedOutIn.at("m:under"), Both);
+  auto Back = ProjectFacts::fromJSON(G.toJSON());
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  EXPECT_EQ(Back->find("p:lookup#0")->Args.MovedOutIn,
+            G.find("p:lookup#0")->Args.MovedOutIn);
+  std::string Text = llvm::formatv("{0}", G.toJSON()).str();
+  for (auto [From, To] :
+       {std::pair<const char *, const char *>{"\"movedOutIn\":{\"m:under\"",
+                                              "\"movedOutIn\":{\"m:other\""},
+        {"\"movedOutIn\":{\"m:under\":[\"f:call\",\"f:run\"]",
+         "\"movedOutIn\":{\"m:under\":[]"}}) {
+    std::string Broken = Text;
+    size_t At = Broken.find(From);
+    ASSERT_NE(At, std::string::npos) << Text;
+    Broken.replace(At, strlen(From), To);
+    auto Bad = llvm::json::parse(Broken);
+    ASSERT_TRUE(bool(Bad));
+    auto Rejected = ProjectFacts::fromJSON(*Bad);
+    EXPECT_FALSE(bool(Rejected)) << Broken;
+    if (!Rejected)
+      llvm::consumeError(Rejected.takeError());
+  }
+}
+
 TEST(EvidenceElements, WritesIntoAContainerDecideItsElements) {
   // What the writes store decides, as for a parameter what the calls pass;
   // a value copied from another container's elements is judged by that
