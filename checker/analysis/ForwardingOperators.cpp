@@ -30,18 +30,39 @@ static Implementation implementationOf(const Expr *E) {
   if (const auto *ME = dyn_cast_or_null<MemberExpr>(E)) {
     if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
       I.Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
-  } else if (const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(E)) {
-    const CXXMethodDecl *M = MC->getMethodDecl();
-    const Expr *Obj = MC->getImplicitObjectArgument();
-    if (M && M->isConst() && !MC->getNumArgs() && Obj &&
-        isa<CXXThisExpr>(Obj->IgnoreParenImpCasts()))
+  } else if (const auto *Call = dyn_cast_or_null<CallExpr>(E)) {
+    // A CXXMemberCallExpr; in a template's pattern, where the result's type
+    // is dependent, a plain call of a member expression.
+    const auto *Callee =
+        dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts());
+    const auto *M =
+        Callee ? dyn_cast<CXXMethodDecl>(Callee->getMemberDecl()) : nullptr;
+    if (M && M->isConst() && !Call->getNumArgs() &&
+        isa<CXXThisExpr>(Callee->getBase()->IgnoreParenImpCasts()))
       I.Method = M->getCanonicalDecl();
   }
   return I;
 }
 
+/// M as its class template declares it: a member of a specialization that
+/// the TU did not instantiate has no body, and its pattern's body names the
+/// pattern's members.
+static const CXXMethodDecl *pattern(const CXXMethodDecl *M) {
+  if (!M)
+    return nullptr;
+  if (const FunctionDecl *P = M->getTemplateInstantiationPattern())
+    M = cast<CXXMethodDecl>(P);
+  return M->getCanonicalDecl();
+}
+
+/// The same implementation, in one specialization or in its pattern: the
+/// same method's pattern, or the field at the same place with the same name.
 static bool same(const Implementation &A, const Implementation &B) {
-  return A.valid() && A.Field == B.Field && A.Method == B.Method;
+  if (A.Method || B.Method)
+    return A.Method && B.Method && pattern(A.Method) == pattern(B.Method);
+  return A.Field && B.Field &&
+         A.Field->getFieldIndex() == B.Field->getFieldIndex() &&
+         A.Field->getName() == B.Field->getName();
 }
 
 /// The one expression FD returns, or the one expression statement of its
@@ -113,8 +134,10 @@ bool forwardsToTestedImplementation(const CallExpr &Call, const Expr &Callable,
         M->getNumParams() || !M->getReturnType()->isBooleanType())
       continue;
     const FunctionDecl *Def = nullptr;
-    if (M->hasBody(Def) && Def &&
-        testsImplementation(onlyStatement(*Def), Impl))
+    if (!M->hasBody(Def) || !Def)
+      if (const CXXMethodDecl *P = pattern(M))
+        P->hasBody(Def);
+    if (Def && testsImplementation(onlyStatement(*Def), Impl))
       return true;
   }
   return false;

@@ -34,6 +34,9 @@ int notify(const Callback<int, int> &cb, int v) {
     return 0;
   return cb(v);
 }
+// A specialization whose `IsNull` this TU never instantiates: its test is
+// read from the template.
+void fire(const Callback<void> &cb) { cb(); }
 
 // A member called through directly, with `empty()` as the test.
 class Delegate {
