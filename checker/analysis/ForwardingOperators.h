@@ -1,5 +1,4 @@
-//===- ForwardingOperators.h - Calls that are their callers' to guard -*- C++
-//-*-===//
+//===- ForwardingOperators.h - Calls their callers guard --------*- C++ -*-===//
 //
 // A hand-written callable class (ns-3's `Callback`, a delegate, a
 // `function_ref`) has a call operator whose whole body calls through the

@@ -442,7 +442,7 @@ private:
       for (const auto &[Fn, At] : F.EmptiedBy) {
         if ((OwnSeen && Fn == C.Function) || (MovedOut && MovedOut->count(Fn)))
           continue;
-        if (!C.Strict && F.EmptiedIn.count(Fn))
+        if (F.EmptiedIn.count(Fn))
           if (const SourceFacts *M = Facts.find(Fn); !M || !M->Called)
             continue;
         if (!First || At < *First)
