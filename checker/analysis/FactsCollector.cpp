@@ -13,6 +13,7 @@
 #include "SourceKeys.h"
 #include "StripNoise.h"
 #include "ValueSources.h"
+#include "VouchingFlags.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -255,6 +256,7 @@ public:
   }
 
   bool VisitBinaryOperator(BinaryOperator *BO) {
+    noteFlagWrite(*BO);
     if (writesDyingObject(BO->getLHS()))
       return true; // Neither an emptying nor a setting: nothing reads it.
     if (BO->getOpcode() == BO_Assign) {
@@ -273,6 +275,7 @@ public:
   }
 
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+    noteFlagWrite(*OC);
     if (OC->getOperator() != OO_Equal || OC->getNumArgs() != 2)
       return true;
     noteElementStores(*OC);
@@ -380,6 +383,7 @@ public:
   }
 
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
+    noteFlagWrite(*MC);
     noteObjectPassed(*MC);
     noteElementStores(*MC);
     const CXXMethodDecl *M = MC->getMethodDecl();
@@ -392,7 +396,38 @@ public:
     return true;
   }
 
+  /// A write that sets a flag (VouchingFlags.h), with the callable sources
+  /// it proves non-empty: those the tests around At (none for a member
+  /// initializer) and the value it stores test.
+  void noteFlagSet(const FlagWrite &W, const Stmt *At) {
+    SourceFacts *F = C.isUser(*W.Field) ? C.field(*W.Field) : nullptr;
+    if (!F)
+      return;
+    std::set<std::string> Keys;
+    if (!W.Unknown && Owner) {
+      std::vector<const Expr *> Proven;
+      if (At)
+        for (const CallableTest &T : callableTestsAt(
+                 *At, C.Indexes.of(*Owner).parents(), C.Types, C.Ctx))
+          if (T.NonEmpty)
+            Proven.push_back(T.Tested);
+      if (W.Tested)
+        Proven.push_back(W.Tested);
+      for (const Expr *E : Proven)
+        for (const SourceUse &U :
+             sourcesOf(*E, *Owner, C.Ctx, C.Types, C.Indexes.of(*Owner))
+                 .Sources)
+          Keys.insert(U.Key);
+    }
+    F->noteFlagSet(W.Value, std::move(Keys));
+  }
+
 private:
+  void noteFlagWrite(const Expr &E) {
+    if (std::optional<FlagWrite> W = flagWriteOf(E, C.Types, C.Ctx))
+      noteFlagSet(*W, &E);
+  }
+
   /// Whether control never goes on after statement S: a `return`, `throw`,
   /// `break`, `continue` or `goto`, or a call of a function that never
   /// returns (NeverReturns.h).
@@ -1200,9 +1235,14 @@ private:
     // too. Default member initializers are walked once, with the class,
     // not once per constructor.
     if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(&FD))
-      for (const CXXCtorInitializer *I : Ctor->inits())
+      for (const CXXCtorInitializer *I : Ctor->inits()) {
         if (I->isWritten() || I->isBaseInitializer())
           Walker.TraverseStmt(I->getInit());
+        if (I->isWritten() && I->isMemberInitializer())
+          if (std::optional<FlagWrite> W =
+                  flagInitOf(*I->getMember(), I->getInit(), C.Types, C.Ctx))
+            Walker.noteFlagSet(*W, nullptr);
+      }
     Walker.TraverseStmt(FD.getBody());
     Walker.finish();
   }
@@ -1336,10 +1376,16 @@ private:
   }
 
   void processRecord(const CXXRecordDecl &RD) {
-    for (const FieldDecl *FD : RD.fields())
+    for (const FieldDecl *FD : RD.fields()) {
       if (C.Types.isNullable(FD->getType()))
         if (SourceFacts *F = C.field(*FD))
           recordConstructors(RD, *FD, *F);
+      // A flag true from the start, in every object, vouches for nothing.
+      if (std::optional<FlagWrite> W =
+              flagInitOf(*FD, FD->getInClassInitializer(), C.Types, C.Ctx))
+        if (SourceFacts *F = C.field(*FD))
+          F->noteFlagSet(W->Value, {});
+    }
   }
 
   /// RD's constructors, those that are templates included: each

@@ -327,6 +327,19 @@ static void testsWhen(const Expr *Cond, bool Holds, const CallableTypes &Types,
   Out.push_back({stripNoise(Tested), Holds != IsEq});
 }
 
+void forEachConditionAt(const Stmt &S, ParentMap &PM,
+                        llvm::function_ref<void(const Expr &, bool)> Visit) {
+  forEachCondition(S, PM, Visit);
+}
+
+std::vector<CallableTest> callableTestsOf(const Expr &Cond, bool Holds,
+                                          const CallableTypes &Types,
+                                          ASTContext &Ctx) {
+  std::vector<CallableTest> Out;
+  testsWhen(&Cond, Holds, Types, Ctx, Out);
+  return Out;
+}
+
 std::vector<CallableTest> callableTestsAt(const Stmt &S, ParentMap &PM,
                                           const CallableTypes &Types,
                                           ASTContext &Ctx) {

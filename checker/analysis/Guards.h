@@ -55,6 +55,20 @@ struct CallableTest {
   bool NonEmpty = true;
 };
 
+/// Calls Visit(Cond, Holds) for each condition that holds (Holds: is true)
+/// where S is evaluated: the enclosing `if`s and `?:` on the branch taken,
+/// and the early exits before S in an enclosing block.
+void forEachConditionAt(
+    const clang::Stmt &S, clang::ParentMap &PM,
+    llvm::function_ref<void(const clang::Expr &, bool)> Visit);
+
+/// The tests of callables that Cond proves when it evaluates to Holds: `f`
+/// of `f != nullptr` true (non-empty), of `!f` true (empty), both of `a &&
+/// b` true.
+std::vector<CallableTest> callableTestsOf(const clang::Expr &Cond, bool Holds,
+                                          const CallableTypes &Types,
+                                          clang::ASTContext &Ctx);
+
 /// The tests of callables that the enclosing `if`s and `?:` on the branch
 /// taken, and the early exits before S, prove where S is evaluated: `f` of
 /// `if (f)` (non-empty), `o.a` in the `else` of `if (o.a)` (empty).

@@ -22,6 +22,7 @@
 #include "SourceKeys.h"
 #include "StripNoise.h"
 #include "ValueSources.h"
+#include "VouchingFlags.h"
 #include "Wording.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -604,6 +605,7 @@ void PolicyCallAnalyzer::Impl::addContext(const CallSite &Site,
       Body && &repairRoot(*Site.Call, FD) == Body) {
     C.Function = ownEmptyingsFollow(Site, FD, Indexes.of(FD).parents());
     C.Guards = guardsAt(*Site.Call, Indexes.of(FD).parents());
+    C.Flags = flagsTrueAt(*Site.Call, Indexes.of(FD).parents(), Ctx);
     C.Slots = siblingSlotAtoms(Site, Indexes.of(FD).parents(), Types, Ctx);
     if (const auto *ME = dyn_cast<MemberExpr>(stripNoise(Site.Callable)))
       C.ModeTested = objectStateTestedAt(*Site.Call, *ME,

@@ -277,6 +277,8 @@ void SourceFacts::merge(const SourceFacts &Other) {
   if (Index < 0)
     Index = Other.Index;
   keepFirst(ChangedAt, Other.ChangedAt);
+  for (const auto &[Value, Keys] : Other.Vouches)
+    noteFlagSet(Value, Keys);
   Args.merge(Other.Args);
   for (const std::string &O : Other.Overrides)
     if (!llvm::is_contained(Overrides, O))
@@ -291,6 +293,31 @@ void SourceFacts::merge(const SourceFacts &Other) {
     It->second.Count += C.Count;
     keepFirst(It->second.At, C.At);
   }
+}
+
+void SourceFacts::noteFlagSet(StringRef Value, std::set<std::string> Keys) {
+  auto [It, New] = Vouches.try_emplace(Value.str(), std::move(Keys));
+  if (New)
+    return;
+  // What every write proves: the sources all of them prove.
+  std::set<std::string> &Mine = It->second;
+  for (auto K = Mine.begin(); K != Mine.end();)
+    K = Keys.count(*K) ? std::next(K) : Mine.erase(K);
+}
+
+std::string flagAtom(StringRef Member, StringRef Value) {
+  if (Value.empty())
+    return Member.str();
+  return (Member + "[" + Value + "]").str();
+}
+
+std::pair<StringRef, StringRef> flagAtomParts(StringRef Atom) {
+  if (!Atom.ends_with("]"))
+    return {Atom, ""};
+  size_t Open = Atom.rfind('[');
+  if (Open == StringRef::npos)
+    return {Atom, ""};
+  return {Atom.take_front(Open), Atom.slice(Open + 1, Atom.size() - 1)};
 }
 
 SourceFacts &ProjectFacts::get(StringRef Key, SourceKind Kind, StringRef Name) {
@@ -590,6 +617,13 @@ static json::Value sourceToJSON(const SourceFacts &S) {
   if (S.Index >= 0)
     O["index"] = S.Index;
   putLoc(O, "changedAt", S.ChangedAt);
+  if (!S.Vouches.empty()) {
+    json::Object Vouches;
+    for (const auto &[Value, Keys] : S.Vouches)
+      Vouches[Value] =
+          json::Array(std::vector<std::string>(Keys.begin(), Keys.end()));
+    O["vouches"] = std::move(Vouches);
+  }
   if (!S.Args.empty())
     O["args"] = argsToJSON(S.Args);
   if (!S.Overrides.empty())
@@ -887,6 +921,23 @@ static Error sourceFromJSON(StringRef Key, const json::Value &V,
       S.NeverReturnsIf.push_back(K.getAsString()->str());
     }
   llvm::sort(S.NeverReturnsIf);
+  if (const json::Value *Vouches = O->get("vouches")) {
+    const json::Object *VO = Vouches->getAsObject();
+    if (!VO)
+      return bad("source '" + Key + "' has a malformed 'vouches'");
+    for (const auto &[Name, Keys] : *VO) {
+      StringRef Value = Name;
+      std::vector<std::string> Read;
+      // A value is "" (true), "*" (any bit) or a bit's number.
+      bool Number = !Value.empty() && all_of(Value.str(), [](char Ch) {
+        return isDigit(Ch) || Ch == '-';
+      });
+      if (!Keys.getAsArray() || !readStrings(Keys.getAsArray(), Read) ||
+          !(Value.empty() || Value == "*" || Number))
+        return bad("source '" + Key + "' has a malformed 'vouches'");
+      S.noteFlagSet(Value, std::set<std::string>(Read.begin(), Read.end()));
+    }
+  }
   if (const json::Array *With = O->getArray("definedWith"))
     for (const json::Value &Sig : *With) {
       if (!Sig.getAsString() || Sig.getAsString()->empty())
@@ -1024,6 +1075,8 @@ json::Value Candidate::toJSON() const {
                  {"policyNames", PolicyNames}};
   if (!Guards.empty())
     O["guards"] = json::Array(Guards);
+  if (!Flags.empty())
+    O["flags"] = json::Array(Flags);
   if (!Slots.empty())
     O["slots"] = json::Array(Slots);
   if (Construction) {
@@ -1109,6 +1162,7 @@ bool Candidate::fromJSON(const json::Value &V, Candidate &Out) {
   if (!K || !readStrings(K, Out.Keys) || (Out.Keys.empty() && !Out.Decided))
     return false;
   return readStrings(O->getArray("guards"), Out.Guards) &&
+         readStrings(O->getArray("flags"), Out.Flags) &&
          readStrings(O->getArray("slots"), Out.Slots);
 }
 

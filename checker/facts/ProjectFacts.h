@@ -329,6 +329,16 @@ struct SourceFacts {
   /// A field that is not a callable but that a condition tests: where it is
   /// assigned outside the class's constructors (then it is no invariant).
   FactLoc ChangedAt;
+  /// A flag (a `bool` member, or a bitset-like member's bits): per value a
+  /// write sets ("" for a `bool` set true, "N" for bit N, "*" for any bit),
+  /// the callable sources that every such write in the project proves
+  /// non-empty where it runs (`if (buf->cb) v->flags.set(IsCallback);`,
+  /// `has_cb = cb != nullptr;`): the flag, where a call tests it, vouches for
+  /// them (Candidate::Flags). A write that proves none leaves the set empty.
+  /// JSON `vouches`; the merge intersects the sets of a value.
+  std::map<std::string, std::set<std::string>> Vouches;
+  /// One write of Value that proves Keys non-empty.
+  void noteFlagSet(llvm::StringRef Value, std::set<std::string> Keys);
 
   // Parameters: what the calls pass, and the parameters of the methods the
   // function overrides (whose calls dispatch here too). Elements: what the
@@ -430,6 +440,11 @@ struct Candidate {
   /// sets under one of them, kept in a member nothing changes afterwards,
   /// is set here.
   std::vector<std::string> Guards;
+  /// Flags of any object that are true at the call (`if (v.flags.test(K))`,
+  /// `if (o->ready)`), as flag atoms (flagAtom): a flag that the project
+  /// sets only where a source of the callable is non-empty vouches for that
+  /// source here, in the default mode (SourceFacts::Vouches).
+  std::vector<std::string> Flags;
   /// When the callable is a field of a record (a slot of an interface
   /// table), what holds at the call of the same object's other callable
   /// fields: `m:<USR>` (set), `!m:<USR>` (empty), from a test on the way
@@ -505,6 +520,12 @@ struct Candidate {
   llvm::json::Value toJSON() const;
   static bool fromJSON(const llvm::json::Value &V, Candidate &Out);
 };
+
+/// The atom of a flag: the `m:` key of a `bool` member (Value ""), or of a
+/// bitset-like member with one bit ("m:<USR>[N]").
+std::string flagAtom(llvm::StringRef Member, llvm::StringRef Value);
+/// The member key and the value of a flag atom.
+std::pair<llvm::StringRef, llvm::StringRef> flagAtomParts(llvm::StringRef Atom);
 
 /// The facts that deciding C can consult, from each of From, merged: its
 /// keys' and every source they refer to (a field's class, the sources a

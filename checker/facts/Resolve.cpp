@@ -59,6 +59,8 @@ public:
   /// the place that uses it requires of its function's flags.
   Emptiness judge(StringRef Key, StringRef Subject, std::vector<Evidence> &Why,
                   unsigned Depth, const FlagValues &Required = {}) {
+    if (!C.Strict && vouchedFor(Key))
+      return Emptiness::NonEmpty;
     const SourceFacts *S = Facts.find(Key);
     if (!S || Depth > MaxDepth || !Visiting.insert(Key).second)
       return Emptiness::Unknown;
@@ -90,6 +92,43 @@ public:
   }
 
 private:
+  /// Whether a flag true at the call vouches for Key: every write in the
+  /// project that sets it (that bit of it) proves Key non-empty where it
+  /// runs. The author keeps the flag as the callable's witness (`if
+  /// (buf->cb) v->flags.set(IsCallback);`, then `if
+  /// (v.flags.test(IsCallback)) item->cb(..)`), whatever else empties the
+  /// source elsewhere. So it does for a field that takes its values only by
+  /// copies of such sources (`item.cb = buf->cb;`) and that nothing
+  /// empties: the copy is what the flag's test saw.
+  bool vouchedFor(StringRef Key) const {
+    if (C.Flags.empty())
+      return false;
+    if (vouchedDirectly(Key))
+      return true;
+    const SourceFacts *S = Facts.find(Key);
+    return S && S->Kind == SourceKind::Field && !S->AssignedFrom.empty() &&
+           !S->emptiedAnywhere() && S->LoadedFrom.empty() &&
+           all_of(S->AssignedFrom, [&](const auto &Entry) {
+             return vouchedDirectly(Entry.first);
+           });
+  }
+
+  bool vouchedDirectly(StringRef Key) const {
+    return any_of(C.Flags, [&](StringRef Atom) {
+      auto [Member, Value] = flagAtomParts(Atom);
+      const SourceFacts *F = Facts.find(Member);
+      if (!F)
+        return false;
+      auto Proves = [&](StringRef V, bool IfNone) {
+        auto It = F->Vouches.find(V.str());
+        return It == F->Vouches.end() ? IfNone
+                                      : It->second.count(Key.str()) > 0;
+      };
+      // A write that may set any bit (`flags.set()`) must prove it too.
+      return Proves(Value, false) && (Value.empty() || Proves("*", true));
+    });
+  }
+
   Emptiness belief(const SourceFacts &S, std::vector<Evidence> &Why) {
     const FactLoc *At = testedAt(S);
     if (!At)
@@ -832,6 +871,8 @@ ProjectFacts relevantFacts(ArrayRef<const ProjectFacts *> From,
     append_range(Work, C.Keys);
     for (StringRef G : C.Guards)
       Work.push_back(memberOfAtom(G).str());
+    for (StringRef F : C.Flags)
+      Work.push_back(flagAtomParts(F).first.str());
     for (StringRef S : C.Slots)
       for (StringRef Alt : split(S, '|'))
         Work.push_back(memberOfAtom(Alt).str());

@@ -9,6 +9,7 @@
 #include "gtest/gtest.h"
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -503,6 +504,82 @@ TEST(FactsEmptyings, AMethodTheDestructorCallsRunsOnlyAsTheObjectDies) {
   };
   EXPECT_FALSE(CalledNamed("Session::teardown"));
   EXPECT_TRUE(CalledNamed("Channel::teardown"));
+}
+
+/// Flag name -> what its values vouch for (SourceFacts::Vouches), by the
+/// names of the sources.
+std::map<std::string, std::map<std::string, std::set<std::string>>>
+vouchesByName(llvm::StringRef Code) {
+  ProjectFacts F = factsOf(Code);
+  std::map<std::string, std::map<std::string, std::set<std::string>>> Out;
+  for (const auto &[Key, S] : F.sources())
+    for (const auto &[Value, Keys] : S.Vouches) {
+      std::set<std::string> &Names = Out[S.Name][Value];
+      for (const std::string &K : Keys)
+        Names.insert(F.find(K) ? F.find(K)->Name : K);
+    }
+  return Out;
+}
+
+TEST(FactsFlags, AFlagVouchesForWhatEveryWriteThatSetsItProves) {
+  // A write vouches for the callables that the tests around it prove
+  // non-empty, or that the value it stores tests; a write that clears sets
+  // nothing; a constant `true` with no test, another value, a whole-bitset
+  // write or a true default member initializer vouch for nothing.
+  auto V = vouchesByName(R"cc(
+    using Fn = int (*)(int);
+    enum class Flag { Static, Callback, Stopped };
+    template <class E> struct Bits {
+      bool test(E e) const { return (v >> unsigned(e)) & 1u; }
+      void set(E e) { v |= 1u << unsigned(e); }
+      void set(E e, bool on) { if (on) set(e); }
+      void reset() { v = 0; }
+      void flip(E e) { v ^= 1u << unsigned(e); }
+      void fill() { v = ~0u; }
+      unsigned v = 0;
+    };
+    struct Buf { Fn cb; Fn other; };
+    struct Voice {
+      Bits<Flag> flags, filled, assigned, copied;
+      bool has = false, forced = false, stored = false, cleared = false,
+           early = false, dflt = true;
+      Voice() : stored(false) {}
+      Voice(const Voice &o) : copied(o.copied) {}
+    };
+    void init(Voice &v, const Buf *b, bool x) {
+      v.flags.reset();
+      if (b->cb)
+        v.flags.set(Flag::Callback);
+      else
+        v.flags.set(Flag::Static);
+      v.flags.set(Flag::Stopped, b->other != nullptr);
+      if (b->cb && b->other) v.has = true;
+      if (b->cb) v.forced = true;
+      v.forced = true;
+      v.stored = b->other != nullptr;
+      v.cleared = false;
+      if (!b->other) return;
+      v.early = true;
+      v.filled.fill();
+      v.assigned = Bits<Flag>{};
+      v.copied.flip(Flag::Callback);
+      v.dflt = x;
+    }
+  )cc");
+  using Set = std::set<std::string>;
+  EXPECT_EQ(V["Voice::flags"]["1"], Set({"Buf::cb"}));
+  EXPECT_EQ(V["Voice::flags"]["0"], Set());
+  EXPECT_EQ(V["Voice::flags"]["2"], Set({"Buf::other"}));
+  EXPECT_EQ(V["Voice::flags"].count("*"), 0u);
+  EXPECT_EQ(V["Voice::has"][""], Set({"Buf::cb", "Buf::other"}));
+  EXPECT_EQ(V["Voice::forced"][""], Set());
+  EXPECT_EQ(V["Voice::stored"][""], Set({"Buf::other"}));
+  EXPECT_EQ(V.count("Voice::cleared"), 0u);
+  EXPECT_EQ(V["Voice::early"][""], Set({"Buf::other"}));
+  EXPECT_EQ(V["Voice::filled"]["*"], Set());
+  EXPECT_EQ(V.count("Voice::assigned"), 0u);
+  EXPECT_EQ(V["Voice::copied"]["1"], Set());
+  EXPECT_EQ(V["Voice::dflt"][""], Set());
 }
 
 } // namespace

@@ -730,6 +730,84 @@ TEST(EvidenceArguments, AMoveOutOfTheSourceIsNoEmptyingOfTheValueMoved) {
   }
 }
 
+TEST(EvidenceFlags, AFlagSetOnlyWhereTheSourceIsSetVouchesForIt) {
+  // openal-soft's mixer: `if (buffer->cb) voice->flags.set(IsCallback);`,
+  // then `if (voice.flags.test(IsCallback)) item->cb(..)`, with Buf::cb
+  // emptied elsewhere. Where the flag is true, every write that set it had
+  // seen the source set: the default mode takes it as set.
+  ProjectFacts F;
+  SourceFacts &Cb = F.get("m:cb", SourceKind::Field, "Buf::cb");
+  Cb.EmptiedAt = at("/p/buf.cpp", 4, "unload");
+  SourceFacts &Flags = F.get("m:flags", SourceKind::Field, "Voice::flags");
+  Flags.noteFlagSet("1", {"m:cb", "m:other"});
+  Flags.noteFlagSet("0", {});
+  Candidate C = call("m:cb", "item->cb");
+  EXPECT_TRUE(resolve(F, C).Report);
+  C.Flags = {flagAtom("m:flags", "1")};
+  EXPECT_FALSE(resolve(F, C).Report);
+  // Another bit, a flag with no facts, or a bool flag's atom of the same
+  // member vouch for nothing.
+  for (std::string Atom : {flagAtom("m:flags", "0"), flagAtom("m:none", "1"),
+                           flagAtom("m:flags", "")}) {
+    Candidate Other = call("m:cb", "item->cb");
+    Other.Flags = {Atom};
+    EXPECT_TRUE(resolve(F, Other).Report) << Atom;
+  }
+  // StrictMode reports it.
+  Candidate Strict = C;
+  Strict.Strict = true;
+  EXPECT_TRUE(resolve(F, Strict).Report);
+  // One more write of the bit that proves only another source, from a TU
+  // merged later, or one that may set every bit, takes the vouch away.
+  ProjectFacts Later;
+  Later.get("m:flags", SourceKind::Field, "Voice::flags")
+      .noteFlagSet("1", {"m:other"});
+  ProjectFacts Merged = F;
+  Merged.merge(Later);
+  EXPECT_EQ(Merged.find("m:flags")->Vouches.at("1"),
+            std::set<std::string>({"m:other"}));
+  EXPECT_TRUE(resolve(Merged, C).Report);
+  ProjectFacts Filled = F;
+  Filled.get("m:flags", SourceKind::Field, "").noteFlagSet("*", {});
+  EXPECT_TRUE(resolve(Filled, C).Report);
+  // A bool flag: its atom is the member's key.
+  SourceFacts &Has = F.get("m:has", SourceKind::Field, "Player::has");
+  Has.noteFlagSet("", {"m:cb"});
+  Candidate B = call("m:cb", "p.item->cb");
+  B.Flags = {flagAtom("m:has", "")};
+  EXPECT_FALSE(resolve(F, B).Report);
+  // The atoms split back; written and read back, the vouches stay; a value
+  // that is no bit, or a list that is not one of keys, is rejected.
+  EXPECT_EQ(flagAtomParts(flagAtom("m:c:@S@V@FI@f", "12")),
+            std::make_pair(llvm::StringRef("m:c:@S@V@FI@f"),
+                           llvm::StringRef("12")));
+  EXPECT_EQ(flagAtomParts("m:has").second, "");
+  auto Back = ProjectFacts::fromJSON(F.toJSON());
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  EXPECT_EQ(Back->find("m:flags")->Vouches, F.find("m:flags")->Vouches);
+  EXPECT_EQ(Back->find("m:has")->Vouches, F.find("m:has")->Vouches);
+  Candidate Read;
+  ASSERT_TRUE(Candidate::fromJSON(B.toJSON(), Read));
+  EXPECT_EQ(Read.Flags, B.Flags);
+  std::string Text = llvm::formatv("{0}", F.toJSON()).str();
+  for (auto [From, To] :
+       {std::pair<const char *, const char *>{"\"vouches\":{\"0\":[]",
+                                              "\"vouches\":{\"x\":[]"},
+        {"\"vouches\":{\"0\":[]", "\"vouches\":{\"0\":[\"\"]"},
+        {"\"vouches\":{\"0\":[]", "\"vouches\":{\"0\":3"}}) {
+    std::string Broken = Text;
+    size_t At = Broken.find(From);
+    ASSERT_NE(At, std::string::npos) << Text;
+    Broken.replace(At, strlen(From), To);
+    auto Bad = llvm::json::parse(Broken);
+    ASSERT_TRUE(bool(Bad));
+    auto Rejected = ProjectFacts::fromJSON(*Bad);
+    EXPECT_FALSE(bool(Rejected)) << Broken;
+    if (!Rejected)
+      llvm::consumeError(Rejected.takeError());
+  }
+}
+
 TEST(EvidenceElements, WritesIntoAContainerDecideItsElements) {
   // What the writes store decides, as for a parameter what the calls pass;
   // a value copied from another container's elements is judged by that
