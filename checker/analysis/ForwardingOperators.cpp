@@ -80,11 +80,12 @@ static const Expr *onlyStatement(const FunctionDecl &FD) {
 }
 
 /// Whether E, the value of a `bool` method, tests Impl for emptiness:
-/// `impl`, `!impl`, `impl == nullptr`, `nullptr != impl`.
+/// `impl`, `!impl`, `impl == nullptr`, `nullptr != impl`, casts of them.
 static bool testsImplementation(const Expr *E, const Implementation &Impl) {
   if (!E)
     return false;
-  E = stripNoise(E);
+  // `static_cast<bool>(code_)`, simgrid's `Context::has_code`.
+  E = stripCasts(E);
   if (const auto *UO = dyn_cast<UnaryOperator>(E);
       UO && UO->getOpcode() == UO_LNot)
     return testsImplementation(UO->getSubExpr(), Impl);

@@ -427,6 +427,41 @@ private:
 /// Whether A and B name the same object by the same path: the same
 /// variable, `this`, the same members of the same objects, the same
 /// dereferences. Reads of pointers on the way are values, not writes.
+/// Whether FD is the `[]` of an associative container, which inserts what
+/// it does not find.
+static bool insertsWhatItDoesNotFind(const FunctionDecl &FD) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(&FD);
+  const CXXRecordDecl *RD = MD ? MD->getParent() : nullptr;
+  if (!RD || !RD->getIdentifier())
+    return true;
+  StringRef Name = RD->getName();
+  return Name.contains("map") || Name.contains("Map");
+}
+
+static bool sameObject(const Expr *A, const Expr *B);
+
+/// Whether A and B, the indexes of two subscripts, are the same value as
+/// written: the same variable or object path, the same integer literal,
+/// or the same arithmetic of such (`i - 1`), with nothing that writes.
+static bool sameIndex(const Expr *A, const Expr *B) {
+  A = A ? A->IgnoreParenImpCasts() : nullptr;
+  B = B ? B->IgnoreParenImpCasts() : nullptr;
+  if (!A || !B || A->getStmtClass() != B->getStmtClass())
+    return false;
+  if (const auto *IA = dyn_cast<IntegerLiteral>(A))
+    return llvm::APInt::isSameValue(IA->getValue(),
+                                    cast<IntegerLiteral>(B)->getValue());
+  if (const auto *BA = dyn_cast<BinaryOperator>(A)) {
+    const auto *BB = cast<BinaryOperator>(B);
+    return BA->getOpcode() == BB->getOpcode() &&
+           (BA->isAdditiveOp() || BA->isMultiplicativeOp() || BA->isShiftOp() ||
+            BA->isBitwiseOp()) &&
+           sameIndex(BA->getLHS(), BB->getLHS()) &&
+           sameIndex(BA->getRHS(), BB->getRHS());
+  }
+  return isa<DeclRefExpr, MemberExpr>(A) && sameObject(A, B);
+}
+
 static bool sameObject(const Expr *A, const Expr *B) {
   auto Peel = [](const Expr *E) {
     for (const Expr *Prev = nullptr; E && E != Prev;) {
@@ -465,10 +500,28 @@ static bool sameObject(const Expr *A, const Expr *B) {
   // that its `->` observes by making it `const` (casadi's `Function`, `if
   // (f_->checkout_) mem_ = f_->checkout_();`); a non-const one of the
   // project's may do anything, and is not read here.
+  // `h[i - 1]` of a built-in array or pointer: the same element of the
+  // same object, by the same index.
+  if (const auto *SA = dyn_cast<ArraySubscriptExpr>(A)) {
+    const auto *SB = cast<ArraySubscriptExpr>(B);
+    return sameObject(SA->getBase(), SB->getBase()) &&
+           sameIndex(SA->getIdx(), SB->getIdx());
+  }
   if (const auto *OA = dyn_cast<CXXOperatorCallExpr>(A)) {
     const auto *OB = cast<CXXOperatorCallExpr>(B);
     OverloadedOperatorKind K = OA->getOperator();
     const FunctionDecl *FA = OA->getDirectCallee();
+    // `deleters_[i - 1]` of a standard library's container: its `[]` only
+    // finds the element (simgrid's `Extendable`, `if (deleters_[i - 1])
+    // deleters_[i - 1](..)`). A map's `[]` inserts, and is not read here.
+    if (K == OO_Subscript && OB->getOperator() == K && FA &&
+        FA == OB->getDirectCallee() && OA->getNumArgs() == 2 &&
+        OB->getNumArgs() == 2 &&
+        FA->getASTContext().getSourceManager().isInSystemHeader(
+            FA->getLocation()) &&
+        !insertsWhatItDoesNotFind(*FA))
+      return sameObject(OA->getArg(0), OB->getArg(0)) &&
+             sameIndex(OA->getArg(1), OB->getArg(1));
     if ((K != OO_Arrow && K != OO_Star) || OB->getOperator() != K || !FA ||
         FA != OB->getDirectCallee() || OA->getNumArgs() != 1 ||
         OB->getNumArgs() != 1)

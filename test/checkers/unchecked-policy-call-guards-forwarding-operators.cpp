@@ -57,6 +57,28 @@ private:
 };
 int run(Delegate &d) { return d.empty() ? 0 : d(1); }
 
+// A test that casts the member to bool (simgrid's actor context:
+// `void operator()() const { code_(); }` beside `bool has_code() const {
+// return static_cast<bool>(code_); }`), with a construction that passes
+// no code.
+class Task {
+public:
+  explicit Task(void (*code)()) : code_(code) {}
+  void operator()() const { code_(); } // no-warning
+  // CHECK-NOTES-STRICT: :[[@LINE-1]]:29: warning: call through possibly empty callable 'code_' [wrapguard-unchecked-policy-call]
+  // CHECK-NOTES-STRICT: :[[@LINE-2]]:29: note: 'Task::code_' is not set by the only construction of 'Task' in the project
+  // CHECK-NOTES-STRICT: :[[@LINE-3]]:29: note: 'Task' is constructed with 'Task(void (*)())', which leaves 'Task::code_' empty, in 'idle' ({{.*}}.cpp:[[@LINE+10]])
+  bool has_code() const { return static_cast<bool>(code_); }
+
+private:
+  void (*code_)();
+};
+void start(Task &t) {
+  if (t.has_code())
+    t();
+}
+Task idle() { return Task(nullptr); }
+
 // True neighbours: an operator that calls an optional hook and then does
 // more is no forwarder; a class whose test is private gives its users none.
 class Hooked {

@@ -179,3 +179,29 @@ struct FunctionBuffer {
   // CHECK-NOTES-STRICT: :[[@LINE-5]]:38: note: check that 'f_->checkout_' is not empty before this call, e.g. 'if (f_->checkout_)'
   // CHECK-NOTES-STRICT: :[[@LINE-6]]:38: note: 'FunctionInternal::checkout_' is made empty in 'FunctionInternal::unload' ({{.*}}.cpp:[[@LINE-45]])
 };
+
+// The same element of a standard sequence, by the same index as written,
+// arithmetic included (simgrid's `Extendable` destructor: `if
+// (extensions_[i - 1] != nullptr && deleters_[i - 1]) deleters_[i -
+// 1](extensions_[i - 1]);`). Another index is another element.
+#include <cstddef>
+#include <vector>
+struct Extensions {
+  std::vector<void *> data_;
+  std::vector<void (*)(void *)> deleters_;
+  ~Extensions() {
+    for (std::size_t i = data_.size(); i > 1; --i)
+      if (data_[i - 1] != nullptr && deleters_[i - 1])
+        deleters_[i - 1](data_[i - 1]); // no-warning
+  }
+  void drop(std::size_t i, std::size_t j) {
+    if (deleters_[i + 1])
+      deleters_[j + 1](data_[j]);
+      // CHECK-NOTES: :[[@LINE-1]]:7: warning: call through possibly empty callable 'deleters_[j + 1]' [wrapguard-unchecked-policy-call]
+      // CHECK-NOTES: :[[@LINE-2]]:7: note: check that 'deleters_[j + 1]' is not empty before this call, e.g. 'if (deleters_[j + 1])'
+      // CHECK-NOTES: :[[@LINE-3]]:7: note: a value from 'Extensions::deleters_[]' is checked for emptiness in 'Extensions::~Extensions' ({{.*}}.cpp:[[@LINE-8]])
+      // CHECK-NOTES-STRICT: :[[@LINE-4]]:7: warning: call through possibly empty callable 'deleters_[j + 1]' [wrapguard-unchecked-policy-call]
+      // CHECK-NOTES-STRICT: :[[@LINE-5]]:7: note: check that 'deleters_[j + 1]' is not empty before this call, e.g. 'if (deleters_[j + 1])'
+      // CHECK-NOTES-STRICT: :[[@LINE-6]]:7: note: a value from 'Extensions::deleters_[]' is checked for emptiness in 'Extensions::~Extensions' ({{.*}}.cpp:[[@LINE-11]])
+  }
+};

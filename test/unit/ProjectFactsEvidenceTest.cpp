@@ -1526,14 +1526,29 @@ TEST(EvidenceSlots, ConstructorsDecideWhereTheProjectConstructsNothing) {
   EXPECT_TRUE(resolve(F, Else).Report);
   Else.Strict = false;
   // A constructor that sets neither meets the premise and leaves it empty.
+  // A default one beside constructors that set the field makes blank
+  // objects (for containers, or to be assigned later): no evidence by
+  // itself in the default mode, in StrictMode it is. One with parameters
+  // is a mode of the class, and is.
   F.get("m:fn", SourceKind::Field, "Coef::fn").Constructors["f:blank"] =
       ctor("Coef()", false);
   F.get("m:td", SourceKind::Field, "Coef::td").Constructors["f:blank"] =
       ctor("Coef()", false);
-  Resolution Blank = resolve(F, Else);
+  EXPECT_FALSE(resolve(F, Else).Report);
+  Candidate StrictElse = Else;
+  StrictElse.Strict = true;
+  Resolution Blank = resolve(F, StrictElse);
   ASSERT_TRUE(Blank.Report);
   EXPECT_EQ(Blank.Notes[0].Message, "'Coef::td' is not set by the "
                                     "constructor 'Coef()' (backend.h:10)");
+  F.get("m:fn", SourceKind::Field, "Coef::fn").Constructors["f:sized"] =
+      ctor("Coef(int)", false);
+  F.get("m:td", SourceKind::Field, "Coef::td").Constructors["f:sized"] =
+      ctor("Coef(int)", false);
+  Resolution Sized = resolve(F, Else);
+  ASSERT_TRUE(Sized.Report);
+  EXPECT_EQ(Sized.Notes[0].Message, "'Coef::td' is not set by the "
+                                    "constructor 'Coef(int)' (backend.h:10)");
   // The premise's slot assigned after construction breaks the pairing.
   F = Coefficient();
   F.get("m:fn", SourceKind::Field, "Coef::fn").SetAt =
