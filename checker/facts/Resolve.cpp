@@ -681,28 +681,12 @@ private:
         });
       });
     };
-    // A default constructor beside constructors that set the field makes
-    // blank objects, for containers or to be assigned whole later (amrex's
-    // `BndryFunc() = default;` beside one constructor per kind of
-    // function): in the default mode it is no evidence by itself. One that
-    // takes arguments and leaves the field empty is a mode of the class
-    // (issue 7's `Engine(int)`), and is.
-    bool SomeSets = any_of(F.Constructors, [&](const auto &Entry) {
-      return Entry.second.SetsField && Meets(Entry.first);
+    auto Unset = find_if(F.Constructors, [&](const auto &Entry) {
+      const CtorFact &Ctor = Entry.second;
+      return (!Ctor.SetsField ||
+              (!Ctor.Condition.empty() && !holds(Ctor.Condition))) &&
+             Meets(Entry.first);
     });
-    auto Blank = [&](const CtorFact &Ctor) {
-      return !C.Strict && SomeSets && StringRef(Ctor.Name).ends_with("()");
-    };
-    auto UnsetBy = [&](bool SkipBlank) {
-      return find_if(F.Constructors, [&](const auto &Entry) {
-        const CtorFact &Ctor = Entry.second;
-        return (!Ctor.SetsField ||
-                (!Ctor.Condition.empty() && !holds(Ctor.Condition))) &&
-               Meets(Entry.first) && !(SkipBlank && Blank(Ctor));
-      });
-    };
-    auto Unset = UnsetBy(/*SkipBlank=*/true);
-    auto BlankUnset = UnsetBy(/*SkipBlank=*/false);
     bool AllSet = Unset == F.Constructors.end();
     // Only where some constructor the premises admit sets the field.
     if (AllSet && !Premises.empty() &&
@@ -725,23 +709,9 @@ private:
            Ctor.Loc});
       return Emptiness::MayBeEmpty;
     }
-    // Left empty only by a default constructor that makes blank objects:
-    // evidence with belief, as a mode of the class is.
-    if (AllSet && BlankUnset != F.Constructors.end() && !F.SetAt.valid() &&
-        !asserted(F)) {
-      std::vector<Evidence> Tested;
-      if (belief(F, Tested) != Emptiness::MayBeEmpty)
-        return Emptiness::Unknown;
-      const CtorFact &Ctor = BlankUnset->second;
-      Why.push_back(
-          {notSetByConstructorNote(F.Name, Ctor.Name, Ctor.Loc.shortText()),
-           Ctor.Loc});
-      append_range(Why, Tested);
-      return Emptiness::MayBeEmpty;
-    }
     // Set by every constructor and never emptied: not a source, even if
     // some code tests it defensively.
-    if (!F.Constructors.empty() && AllSet && BlankUnset == F.Constructors.end())
+    if (!F.Constructors.empty() && AllSet)
       return Emptiness::NonEmpty;
     return belief(F, Why);
   }

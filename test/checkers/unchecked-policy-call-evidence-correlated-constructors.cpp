@@ -9,13 +9,10 @@
 // evaluates `if (Function) return Function(x); else return TDFunction(x,
 // t);`. The `else` meets only objects whose constructor left `Function`
 // empty, so not one made by the constructor that sets it: the one that
-// leaves `TDFunction` empty is no evidence there. A constructor with
-// parameters that sets neither, a call that does not test the sibling, and
-// a sibling that a setter assigns after construction keep the finding;
-// StrictMode reports the correlated calls too. A default constructor that
-// sets neither makes blank objects, for containers or to be assigned
-// whole later (amrex's `BndryFunc() = default;`): no evidence by itself in
-// the default mode.
+// leaves `TDFunction` empty is no evidence there. A constructor that sets
+// neither, a call that does not test the sibling, and a sibling that a
+// setter assigns after construction keep the finding; StrictMode reports
+// the correlated calls too.
 
 #include <functional>
 #include <utility>
@@ -37,25 +34,25 @@ public:
       return Function(x);
     else
       return TDFunction(x, time); // no-warning in the default mode
-  // CHECK-NOTES-STRICT: :[[@LINE-1]]:14: warning: call through possibly empty callable 'TDFunction' [wrapguard-unchecked-policy-call]
-  // CHECK-NOTES-STRICT: :[[@LINE-2]]:14: note: check that 'TDFunction' is not empty before this call, e.g. 'if (TDFunction)'
-  // CHECK-NOTES-STRICT: :[[@LINE-3]]:14: note: 'FunctionCoefficient::TDFunction' is not set by the constructor 'FunctionCoefficient(SpaceFn)' ({{.*}}.cpp:33)
+      // CHECK-NOTES-STRICT: :[[@LINE-1]]:14: warning: call through possibly empty callable 'TDFunction' [wrapguard-unchecked-policy-call]
+      // CHECK-NOTES-STRICT: :[[@LINE-2]]:14: note: check that 'TDFunction' is not empty before this call, e.g. 'if (TDFunction)'
+      // CHECK-NOTES-STRICT: :[[@LINE-3]]:14: note: 'FunctionCoefficient::TDFunction' is not set by the constructor 'FunctionCoefficient(SpaceFn)' ({{.*}}.cpp:[[@LINE-9]])
   }
   double EvalEarly(const Vector &x) {
     if (TDFunction)
       return TDFunction(x, time);
     return Function(x); // no-warning in the default mode
-  // CHECK-NOTES-STRICT: :[[@LINE-1]]:12: warning: call through possibly empty callable 'Function' [wrapguard-unchecked-policy-call]
-  // CHECK-NOTES-STRICT: :[[@LINE-2]]:12: note: check that 'Function' is not empty before this call, e.g. 'if (Function)'
-  // CHECK-NOTES-STRICT: :[[@LINE-3]]:12: note: 'FunctionCoefficient::Function' is not set by the constructor 'FunctionCoefficient(TimeFn)' ({{.*}}.cpp:34)
+    // CHECK-NOTES-STRICT: :[[@LINE-1]]:12: warning: call through possibly empty callable 'Function' [wrapguard-unchecked-policy-call]
+    // CHECK-NOTES-STRICT: :[[@LINE-2]]:12: note: check that 'Function' is not empty before this call, e.g. 'if (Function)'
+    // CHECK-NOTES-STRICT: :[[@LINE-3]]:12: note: 'FunctionCoefficient::Function' is not set by the constructor 'FunctionCoefficient(TimeFn)' ({{.*}}.cpp:[[@LINE-16]])
   }
   double EvalUnchecked(const Vector &x) { return TDFunction(x, time); }
   // CHECK-NOTES: :[[@LINE-1]]:50: warning: call through possibly empty callable 'TDFunction' [wrapguard-unchecked-policy-call]
   // CHECK-NOTES: :[[@LINE-2]]:50: note: check that 'TDFunction' is not empty before this call, e.g. 'if (TDFunction)'
-  // CHECK-NOTES: :[[@LINE-3]]:50: note: 'FunctionCoefficient::TDFunction' is not set by the constructor 'FunctionCoefficient(SpaceFn)' ({{.*}}.cpp:33)
+  // CHECK-NOTES: :[[@LINE-3]]:50: note: 'FunctionCoefficient::TDFunction' is not set by the constructor 'FunctionCoefficient(SpaceFn)' ({{.*}}.cpp:[[@LINE-22]])
   // CHECK-NOTES-STRICT: :[[@LINE-4]]:50: warning: call through possibly empty callable 'TDFunction' [wrapguard-unchecked-policy-call]
   // CHECK-NOTES-STRICT: :[[@LINE-5]]:50: note: check that 'TDFunction' is not empty before this call, e.g. 'if (TDFunction)'
-  // CHECK-NOTES-STRICT: :[[@LINE-6]]:50: note: 'FunctionCoefficient::TDFunction' is not set by the constructor 'FunctionCoefficient(SpaceFn)' ({{.*}}.cpp:33)
+  // CHECK-NOTES-STRICT: :[[@LINE-6]]:50: note: 'FunctionCoefficient::TDFunction' is not set by the constructor 'FunctionCoefficient(SpaceFn)' ({{.*}}.cpp:[[@LINE-25]])
 };
 
 class Blank {
@@ -69,33 +66,14 @@ public:
   double Eval(const Vector &x) {
     if (Function)
       return Function(x);
-    return TDFunction(x, 0); // no-warning in the default mode
-  // CHECK-NOTES-STRICT: :[[@LINE-1]]:12: warning: call through possibly empty callable 'TDFunction' [wrapguard-unchecked-policy-call]
-  // CHECK-NOTES-STRICT: :[[@LINE-2]]:12: note: check that 'TDFunction' is not empty before this call, e.g. 'if (TDFunction)'
-  // CHECK-NOTES-STRICT: :[[@LINE-3]]:12: note: 'Blank::TDFunction' is not set by the constructor 'Blank()' ({{.*}}.cpp:68)
+    return TDFunction(x, 0);
+    // CHECK-NOTES: :[[@LINE-1]]:12: warning: call through possibly empty callable 'TDFunction' [wrapguard-unchecked-policy-call]
+    // CHECK-NOTES: :[[@LINE-2]]:12: note: check that 'TDFunction' is not empty before this call, e.g. 'if (TDFunction)'
+    // CHECK-NOTES: :[[@LINE-3]]:12: note: 'Blank::TDFunction' is not set by the constructor 'Blank()' ({{.*}}.cpp:[[@LINE-7]])
+    // CHECK-NOTES-STRICT: :[[@LINE-4]]:12: warning: call through possibly empty callable 'TDFunction' [wrapguard-unchecked-policy-call]
+    // CHECK-NOTES-STRICT: :[[@LINE-5]]:12: note: check that 'TDFunction' is not empty before this call, e.g. 'if (TDFunction)'
+    // CHECK-NOTES-STRICT: :[[@LINE-6]]:12: note: 'Blank::TDFunction' is not set by the constructor 'Blank()' ({{.*}}.cpp:[[@LINE-10]])
   }
-};
-
-class Sized {
-  SpaceFn Function;
-  TimeFn TDFunction;
-
-public:
-  explicit Sized(SpaceFn F) : Function(std::move(F)) {}
-  explicit Sized(TimeFn TDF) : TDFunction(std::move(TDF)) {}
-  explicit Sized(int n) : n(n) {}
-  double Eval(const Vector &x) {
-    if (Function)
-      return Function(x);
-    return TDFunction(x, n);
-  // CHECK-NOTES: :[[@LINE-1]]:12: warning: call through possibly empty callable 'TDFunction' [wrapguard-unchecked-policy-call]
-  // CHECK-NOTES: :[[@LINE-2]]:12: note: check that 'TDFunction' is not empty before this call, e.g. 'if (TDFunction)'
-  // CHECK-NOTES: :[[@LINE-3]]:12: note: 'Sized::TDFunction' is not set by the constructor 'Sized(int)' ({{.*}}.cpp:86)
-  // CHECK-NOTES-STRICT: :[[@LINE-4]]:12: warning: call through possibly empty callable 'TDFunction' [wrapguard-unchecked-policy-call]
-  // CHECK-NOTES-STRICT: :[[@LINE-5]]:12: note: check that 'TDFunction' is not empty before this call, e.g. 'if (TDFunction)'
-  // CHECK-NOTES-STRICT: :[[@LINE-6]]:12: note: 'Sized::TDFunction' is not set by the constructor 'Sized(SpaceFn)' ({{.*}}.cpp:84)
-  }
-  int n = 0;
 };
 
 class Settable {
@@ -110,11 +88,11 @@ public:
     if (Function)
       return Function(x);
     return TDFunction(x, 0);
-  // CHECK-NOTES: :[[@LINE-1]]:12: warning: call through possibly empty callable 'TDFunction' [wrapguard-unchecked-policy-call]
-  // CHECK-NOTES: :[[@LINE-2]]:12: note: check that 'TDFunction' is not empty before this call, e.g. 'if (TDFunction)'
-  // CHECK-NOTES: :[[@LINE-3]]:12: note: 'Settable::TDFunction' is not set by the constructor 'Settable(SpaceFn)' ({{.*}}.cpp:106)
-  // CHECK-NOTES-STRICT: :[[@LINE-4]]:12: warning: call through possibly empty callable 'TDFunction' [wrapguard-unchecked-policy-call]
-  // CHECK-NOTES-STRICT: :[[@LINE-5]]:12: note: check that 'TDFunction' is not empty before this call, e.g. 'if (TDFunction)'
-  // CHECK-NOTES-STRICT: :[[@LINE-6]]:12: note: 'Settable::TDFunction' is not set by the constructor 'Settable(SpaceFn)' ({{.*}}.cpp:106)
+    // CHECK-NOTES: :[[@LINE-1]]:12: warning: call through possibly empty callable 'TDFunction' [wrapguard-unchecked-policy-call]
+    // CHECK-NOTES: :[[@LINE-2]]:12: note: check that 'TDFunction' is not empty before this call, e.g. 'if (TDFunction)'
+    // CHECK-NOTES: :[[@LINE-3]]:12: note: 'Settable::TDFunction' is not set by the constructor 'Settable(SpaceFn)' ({{.*}}.cpp:[[@LINE-9]])
+    // CHECK-NOTES-STRICT: :[[@LINE-4]]:12: warning: call through possibly empty callable 'TDFunction' [wrapguard-unchecked-policy-call]
+    // CHECK-NOTES-STRICT: :[[@LINE-5]]:12: note: check that 'TDFunction' is not empty before this call, e.g. 'if (TDFunction)'
+    // CHECK-NOTES-STRICT: :[[@LINE-6]]:12: note: 'Settable::TDFunction' is not set by the constructor 'Settable(SpaceFn)' ({{.*}}.cpp:[[@LINE-12]])
   }
 };

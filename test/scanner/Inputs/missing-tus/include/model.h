@@ -1,8 +1,8 @@
-// A module whose lazy constructor leaves its forward function empty; the
+// A module whose default constructor leaves its forward function empty; the
 // project only ever constructs it with a width (train.cpp), which sets it.
 #include <functional>
 struct Model {
-  explicit Model(bool lazy) {}
+  Model() {}
   explicit Model(int width) : forward([width](int x) { return x * width; }) {}
   int run(int x);
   std::function<int(int)> forward;
