@@ -424,9 +424,6 @@ private:
 };
 } // namespace
 
-/// Whether A and B name the same object by the same path: the same
-/// variable, `this`, the same members of the same objects, the same
-/// dereferences. Reads of pointers on the way are values, not writes.
 /// Whether FD is the `[]` of an associative container, which inserts what
 /// it does not find.
 static bool insertsWhatItDoesNotFind(const FunctionDecl &FD) {
@@ -462,6 +459,9 @@ static bool sameIndex(const Expr *A, const Expr *B) {
   return isa<DeclRefExpr, MemberExpr>(A) && sameObject(A, B);
 }
 
+/// Whether A and B name the same object by the same path: the same
+/// variable, `this`, the same members of the same objects, the same
+/// dereferences. Reads of pointers on the way are values, not writes.
 static bool sameObject(const Expr *A, const Expr *B) {
   auto Peel = [](const Expr *E) {
     for (const Expr *Prev = nullptr; E && E != Prev;) {
@@ -493,13 +493,6 @@ static bool sameObject(const Expr *A, const Expr *B) {
     return UA->getOpcode() == UO_Deref &&
            cast<UnaryOperator>(B)->getOpcode() == UO_Deref &&
            sameObject(UA->getSubExpr(), cast<UnaryOperator>(B)->getSubExpr());
-  // `it->cb` and `(*it).cb` through a standard library's iterator, smart
-  // pointer or optional: its `->` and `*` only observe the object, so the
-  // same one, unchanged, gives the same element (`if (ite->cb)
-  // (*ite->cb)(..);` over a std::list). A project's own handle declares
-  // that its `->` observes by making it `const` (casadi's `Function`, `if
-  // (f_->checkout_) mem_ = f_->checkout_();`); a non-const one of the
-  // project's may do anything, and is not read here.
   // `h[i - 1]` of a built-in array or pointer: the same element of the
   // same object, by the same index.
   if (const auto *SA = dyn_cast<ArraySubscriptExpr>(A)) {
@@ -507,6 +500,13 @@ static bool sameObject(const Expr *A, const Expr *B) {
     return sameObject(SA->getBase(), SB->getBase()) &&
            sameIndex(SA->getIdx(), SB->getIdx());
   }
+  // `it->cb` and `(*it).cb` through a standard library's iterator, smart
+  // pointer or optional: its `->` and `*` only observe the object, so the
+  // same one, unchanged, gives the same element (`if (ite->cb)
+  // (*ite->cb)(..);` over a std::list). A project's own handle declares
+  // that its `->` observes by making it `const` (casadi's `Function`, `if
+  // (f_->checkout_) mem_ = f_->checkout_();`); a non-const one of the
+  // project's may do anything, and is not read here.
   if (const auto *OA = dyn_cast<CXXOperatorCallExpr>(A)) {
     const auto *OB = cast<CXXOperatorCallExpr>(B);
     OverloadedOperatorKind K = OA->getOperator();
