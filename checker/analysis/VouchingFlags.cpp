@@ -97,40 +97,41 @@ static bool setsNoBit(const Expr *Init, const FieldDecl &F) {
 
 std::optional<FlagWrite> flagWriteOf(const Expr &E, const CallableTypes &Types,
                                      ASTContext &Ctx) {
+  // The collector asks this of every operator and member call in the TU:
+  // the cheap tests of the operation come before the member's type.
   if (const auto *BO = dyn_cast<BinaryOperator>(&E)) {
+    // `b |= x`, `b ^= x` may set it; `b &= x` only clears.
+    BinaryOperatorKind Op = BO->getOpcode();
+    if (Op != BO_Assign && Op != BO_OrAssign && Op != BO_XorAssign)
+      return std::nullopt;
     const FieldDecl *F = flagMember(BO->getLHS(), /*Bits=*/false);
     if (!F)
       return std::nullopt;
-    if (BO->getOpcode() == BO_Assign)
+    if (Op == BO_Assign)
       return setTo(FlagWrite{F, "", nullptr, false}, BO->getRHS(), Types, Ctx);
-    // `b |= x`, `b ^= x` may set it; `b &= x` only clears.
-    if (BO->getOpcode() == BO_OrAssign || BO->getOpcode() == BO_XorAssign)
-      return FlagWrite{F, "", nullptr, true};
-    return std::nullopt;
+    return FlagWrite{F, "", nullptr, true};
   }
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(&E)) {
-    const FieldDecl *F = OC->getNumArgs() == 2
-                             ? flagMember(OC->getArg(0), /*Bits=*/true)
-                             : nullptr;
+    OverloadedOperatorKind Op = OC->getOperator();
+    if ((Op != OO_Equal && Op != OO_PipeEqual && Op != OO_CaretEqual) ||
+        OC->getNumArgs() != 2)
+      return std::nullopt;
+    const FieldDecl *F = flagMember(OC->getArg(0), /*Bits=*/true);
     if (!F)
       return std::nullopt;
-    switch (OC->getOperator()) {
-    case OO_Equal:
-      if (setsNoBit(OC->getArg(1), *F))
-        return std::nullopt;
-      return FlagWrite{F, "*", nullptr, true};
-    case OO_PipeEqual:
-    case OO_CaretEqual:
-      return FlagWrite{F, "*", nullptr, true};
-    default:
+    // Any assignment or `|=`, `^=` of the whole may set any bit, but `{}` or
+    // another object's same flags.
+    if (Op == OO_Equal && setsNoBit(OC->getArg(1), *F))
       return std::nullopt;
-    }
+    return FlagWrite{F, "*", nullptr, true};
   }
   const auto *MC = dyn_cast<CXXMemberCallExpr>(&E);
   const CXXMethodDecl *M = MC ? MC->getMethodDecl() : nullptr;
+  if (!M || M->isConst() || isa<CXXConstructorDecl, CXXDestructorDecl>(M))
+    return std::nullopt;
   const FieldDecl *F =
-      M ? flagMember(MC->getImplicitObjectArgument(), /*Bits=*/true) : nullptr;
-  if (!F || M->isConst() || isa<CXXConstructorDecl, CXXDestructorDecl>(M))
+      flagMember(MC->getImplicitObjectArgument(), /*Bits=*/true);
+  if (!F)
     return std::nullopt;
   StringRef Name = M->getIdentifier() ? M->getName() : "";
   // Clearing sets nothing.
