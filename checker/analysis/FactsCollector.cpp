@@ -1309,9 +1309,10 @@ private:
   /// What MD, a method defined out of line and visible outside this TU,
   /// does to the callable fields of its object, for the TUs that call it
   /// without seeing its definition and assumed it (MethodsElsewhere.h): the
-  /// fields it copies a parameter into, and the one its `bool` result
-  /// tests. Only where another TU could assume it (setterParameter,
-  /// mayTestField), so that most methods cost no extra analysis.
+  /// fields it copies a parameter into, the one its `bool` result tests,
+  /// and the one it returns. Only where another TU could assume it
+  /// (setterParameter, mayTestField, fieldMayReturn), so that most methods
+  /// cost no extra analysis.
   void recordFieldEffects(const CXXMethodDecl &MD) {
     if (!MD.isExternallyVisible() || MD.isInlined() ||
         MD.isTemplateInstantiation() || MD.isDependentContext() ||
@@ -1337,9 +1338,14 @@ private:
         if (T && !T->Negated && !T->Partial && T->Fields.size() == 1 &&
             T->Fields[0] == F)
           Effects.TestsField = *FK;
+      } else if (fieldMayReturn(MD, C.Types) == F) {
+        FieldPath P = C.Summaries.fieldReturned(MD);
+        if (P.size() == 1 && P[0] == F)
+          Effects.ReturnsField = *FK;
       }
     }
-    if (Effects.CopiesFields.empty() && Effects.TestsField.empty())
+    if (Effects.CopiesFields.empty() && Effects.TestsField.empty() &&
+        Effects.ReturnsField.empty())
       return;
     C.Out.get(*Key, SourceKind::Function, MD.getQualifiedNameAsString())
         .merge(Effects);

@@ -5,6 +5,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/STLExtras.h"
+#include <functional>
 
 using namespace clang;
 
@@ -42,6 +43,59 @@ std::optional<unsigned> setterParameter(const CXXMethodDecl &M,
 bool mayTestField(const CXXMethodDecl &M, const FieldDecl &Field) {
   return plainMethodOf(M, Field) && M.getReturnType()->isBooleanType() &&
          M.getNumParams() == 0;
+}
+
+const FieldDecl *fieldMayReturn(const CXXMethodDecl &M,
+                                const CallableTypes &Types) {
+  QualType Returned = M.getReturnType();
+  if (M.getNumParams() || Returned->isRValueReferenceType() ||
+      !Types.isNullable(Returned))
+    return nullptr;
+  QualType Want =
+      Returned.getNonReferenceType().getCanonicalType().getUnqualifiedType();
+  const FieldDecl *Found = nullptr;
+  const CXXRecordDecl *Class = M.getParent()->getDefinition();
+  if (!Class)
+    return nullptr;
+  for (const FieldDecl *F : Class->fields()) {
+    if (F->getType().getCanonicalType().getUnqualifiedType() != Want)
+      continue;
+    if (Found)
+      return nullptr; // Which one, only the definition says.
+    Found = F;
+  }
+  return Found && plainMethodOf(M, *Found) ? Found : nullptr;
+}
+
+llvm::SmallVector<GetterHypothesis, 4>
+gettersDefinedElsewhere(const FunctionDecl &FD, const CallableTypes &Types,
+                        unsigned Max) {
+  llvm::SmallVector<GetterHypothesis, 4> Out;
+  llvm::SmallPtrSet<const CXXMethodDecl *, 8> Seen;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || isa<LambdaExpr, BlockExpr>(S) || Out.size() >= Max)
+      return;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S))
+      if (const CXXMethodDecl *M = MC->getMethodDecl();
+          M && !M->hasBody() && Seen.insert(M->getCanonicalDecl()).second)
+        if (const FieldDecl *F = fieldMayReturn(*M, Types))
+          Out.push_back({cast<CXXMethodDecl>(M->getCanonicalDecl()), F});
+    for (const Stmt *Child : S->children())
+      Walk(Child);
+  };
+  Walk(FD.getBody());
+  return Out;
+}
+
+FieldPath AssumedGetters::fieldReturned(const CXXMethodDecl &M) {
+  if (FieldPath P = Inner.fieldReturned(M); !P.empty())
+    return P;
+  auto It = Getters.find(cast<CXXMethodDecl>(M.getCanonicalDecl()));
+  if (It == Getters.end() || M.hasBody())
+    return {};
+  FieldPath P;
+  P.push_back(It->second);
+  return P;
 }
 
 const MethodEffect *AssumedMethods::methodEffect(const CXXMethodDecl &M) {

@@ -21,7 +21,14 @@
 //    without a definition and whose signature allows it copy their
 //    parameter into the field or test it (AssumedMethods). A call proved
 //    set then records those assumptions (`PassedFieldFacts::SetIf`), which
-//    count at the end only if the defining TUs' facts say they hold.
+//    count at the end only if the defining TUs' facts say they hold;
+//  - getters likewise: the facts record the field a method returns
+//    (`returnsField`, PolicySummaries::fieldReturned), and a finding that
+//    a test of the same getter's result guards once the methods its TU sees
+//    without a definition are taken to return their field (AssumedGetters:
+//    amrex's `if (rec->derFuncFab() != nullptr) .. rec->derFuncFab()(..)`)
+//    records each that alone does it (`Candidate::Getters`), for the facts
+//    to decide.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,7 +40,9 @@
 #include "clang/AST/DeclCXX.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace wrapguard {
@@ -47,6 +56,42 @@ std::optional<unsigned> setterParameter(const clang::CXXMethodDecl &M,
 /// Whether M, a method of Field's class, could be an accessor of it: a
 /// non-virtual `bool` method with no parameters.
 bool mayTestField(const clang::CXXMethodDecl &M, const clang::FieldDecl &Field);
+
+/// The callable field of M's class that M, a non-virtual method with no
+/// parameters, could be a getter of (`Cb func() const;`, `const Cb
+/// &func() const;`): the one field of the type M returns. None when M
+/// cannot be one, or when several fields have that type.
+const clang::FieldDecl *fieldMayReturn(const clang::CXXMethodDecl &M,
+                                       const CallableTypes &Types);
+
+/// A method taken to be a getter of the field (canonical declarations).
+using GetterHypothesis =
+    std::pair<const clang::CXXMethodDecl *, const clang::FieldDecl *>;
+
+/// The methods FD's body calls on an object (lambdas are functions of their
+/// own) that the TU sees without a definition and that could be getters
+/// (fieldMayReturn), each with its field, in order of first call; at most
+/// Max.
+llvm::SmallVector<GetterHypothesis, 4>
+gettersDefinedElsewhere(const clang::FunctionDecl &FD,
+                        const CallableTypes &Types, unsigned Max);
+
+/// An oracle that answers as Inner, and for Getters' methods (canonical
+/// declarations, without a definition in this TU) that they return their
+/// field (CallResultOracle::fieldReturned): a candidate's hypothesis,
+/// which the facts of the defining TU decide (Candidate::Getters).
+class AssumedGetters : public ForwardingOracle {
+public:
+  AssumedGetters(CallResultOracle &Inner,
+                 llvm::ArrayRef<GetterHypothesis> Getters)
+      : ForwardingOracle(Inner), Getters(Getters.begin(), Getters.end()) {}
+
+  FieldPath fieldReturned(const clang::CXXMethodDecl &M) override;
+
+private:
+  llvm::DenseMap<const clang::CXXMethodDecl *, const clang::FieldDecl *>
+      Getters;
+};
 
 /// One effect assumed of a method without a definition in this TU: it
 /// copies parameter From into Field, or (From < 0) its result is the test

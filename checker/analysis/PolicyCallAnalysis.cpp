@@ -12,6 +12,7 @@
 #include "FlagParameters.h"
 #include "ForwardingOperators.h"
 #include "Guards.h"
+#include "MethodsElsewhere.h"
 #include "OpenMPCopies.h"
 #include "PassedValues.h"
 #include "PolicyCallDiagnoser.h"
@@ -151,6 +152,13 @@ private:
   deadWith(const FunctionDecl &FD, llvm::ArrayRef<const FunctionDecl *> Exits,
            llvm::ArrayRef<AssertionHypothesis> Assertions,
            llvm::ArrayRef<const CallExpr *> Calls);
+  void addGetters(const FunctionDecl &FD,
+                  llvm::ArrayRef<const CallSite *> Sites,
+                  std::vector<Finding> &Findings);
+  llvm::SmallPtrSet<const CallExpr *, 4>
+  deadUnder(const FunctionDecl &FD, CallResultOracle &Oracle,
+            llvm::ArrayRef<const CallExpr *> Calls);
+  Candidate &waitForFacts(Finding &F, const CallSite &Site);
 };
 
 static bool contains(const Expr &Root, const Stmt &S) {
@@ -253,8 +261,10 @@ std::vector<Finding> PolicyCallAnalyzer::Impl::analyze(const FunctionDecl &FD,
       Findings.push_back(std::move(*F));
       Sites.push_back(&V.Site);
     }
-  if (!Findings.empty())
+  if (!Findings.empty()) {
     addExits(FD, Sites, Findings);
+    addGetters(FD, Sites, Findings);
+  }
   return Findings;
 }
 
@@ -266,6 +276,15 @@ llvm::SmallPtrSet<const CallExpr *, 4> PolicyCallAnalyzer::Impl::deadWith(
     llvm::ArrayRef<AssertionHypothesis> Assertions,
     llvm::ArrayRef<const CallExpr *> Calls) {
   AssumedExits Oracle(Summaries, Exits, Assertions);
+  return deadUnder(FD, Oracle, Calls);
+}
+
+/// The calls whose verdict, in FD's analysis with Oracle's answers, would
+/// be no finding: not reached, or never empty.
+llvm::SmallPtrSet<const CallExpr *, 4>
+PolicyCallAnalyzer::Impl::deadUnder(const FunctionDecl &FD,
+                                    CallResultOracle &Oracle,
+                                    llvm::ArrayRef<const CallExpr *> Calls) {
   PolicyCallDiagnoser Diagnoser(Types);
   llvm::DenseMap<const CallExpr *, Emptiness> States;
   llvm::Error Err = runPolicyCallModel(
@@ -338,20 +357,63 @@ void PolicyCallAnalyzer::Impl::addExits(const FunctionDecl &FD,
   for (size_t I = 0; I < Calls.size(); ++I) {
     if (Keys[I].empty())
       continue;
-    Finding &F = Findings[I];
-    if (!F.Deferred) {
-      Candidate C;
-      C.Name =
-          spelledText(stripNoise(Sites[I]->Callable)->getSourceRange(), Ctx);
-      C.Decided = true;
-      C.PolicyNames = Opts.PolicyNames;
-      C.Strict = Opts.StrictMode;
-      F.Deferred = std::move(C);
-      F.OriginLoc = F.Loc;
-    }
-    F.Deferred->Exits = std::move(Keys[I]);
-    F.Deferred->Assertions = std::move(Asserted[I]);
+    Candidate &C = waitForFacts(Findings[I], *Sites[I]);
+    C.Exits = std::move(Keys[I]);
+    C.Assertions = std::move(Asserted[I]);
   }
+}
+
+/// A finding whose call a test of the same getter's result guards, if the
+/// getter (a method FD calls that the TU sees without a definition) returns
+/// its field, waits for the project's facts to say whether it does
+/// (MethodsElsewhere.h). Each getter that alone guards the call is one of
+/// the candidate's Getters.
+void PolicyCallAnalyzer::Impl::addGetters(
+    const FunctionDecl &FD, llvm::ArrayRef<const CallSite *> Sites,
+    std::vector<Finding> &Findings) {
+  // The re-analyses are bounded by the number of getters.
+  constexpr unsigned MaxGetters = 4;
+  auto Getters = gettersDefinedElsewhere(FD, Types, MaxGetters);
+  if (Getters.empty())
+    return;
+  llvm::SmallVector<const CallExpr *, 4> Calls;
+  for (const CallSite *Site : Sites)
+    Calls.push_back(Site->Call);
+  // First all at once: most findings call no getter's result.
+  AssumedGetters All(Summaries, Getters);
+  if (deadUnder(FD, All, Calls).empty())
+    return;
+  std::vector<std::vector<AssumedEffect>> Assumed(Calls.size());
+  for (const auto &G : Getters) {
+    std::optional<std::string> Method = functionKey(*G.first);
+    std::optional<std::string> Field = fieldKey(*G.second);
+    if (!Method || !Field)
+      continue;
+    AssumedGetters One(Summaries, G);
+    llvm::SmallPtrSet<const CallExpr *, 4> Dead = deadUnder(FD, One, Calls);
+    for (size_t I = 0; I < Calls.size(); ++I)
+      if (Dead.count(Calls[I]))
+        Assumed[I].push_back({*Method, *Field, AssumedEffect::ReturnsField});
+  }
+  for (size_t I = 0; I < Calls.size(); ++I)
+    if (!Assumed[I].empty())
+      waitForFacts(Findings[I], *Sites[I]).Getters = std::move(Assumed[I]);
+}
+
+/// F's candidate, made for a finding the TU decided: it then waits for the
+/// facts only for what the TU assumed of functions defined elsewhere.
+Candidate &PolicyCallAnalyzer::Impl::waitForFacts(Finding &F,
+                                                  const CallSite &Site) {
+  if (!F.Deferred) {
+    Candidate C;
+    C.Name = spelledText(stripNoise(Site.Callable)->getSourceRange(), Ctx);
+    C.Decided = true;
+    C.PolicyNames = Opts.PolicyNames;
+    C.Strict = Opts.StrictMode;
+    F.Deferred = std::move(C);
+    F.OriginLoc = F.Loc;
+  }
+  return *F.Deferred;
 }
 
 std::optional<Finding>

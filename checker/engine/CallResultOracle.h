@@ -100,11 +100,13 @@ public:
   virtual const clang::VarDecl *storageReturned(const clang::FunctionDecl &) {
     return nullptr;
   }
-  /// For a method returning a reference to a callable, the member of its
-  /// object that its one statement returns (`const Cb &cb() const { return
-  /// m_cb; }`), or of a member subobject of it (`return m_data.m_cb;`), as
-  /// the path of fields from the object, outermost first: its calls denote
-  /// that member of the object they are called on. Empty when none.
+  /// For a method returning a callable, the member of its object that its
+  /// one statement returns (`const Cb &cb() const { return m_cb; }`), or of
+  /// a member subobject of it (`return m_data.m_cb;`), as the path of fields
+  /// from the object, outermost first. By reference, its calls denote that
+  /// member of the object they are called on; by value (`Cb cb() const {
+  /// return m_cb; }`, of the member's own type), they give what the member
+  /// holds there. Empty when none.
   virtual FieldPath fieldReturned(const clang::CXXMethodDecl &) { return {}; }
   /// Whether FD's visible body reads only its parameters (and what they
   /// point to) and constants, and writes nothing outside itself: two calls

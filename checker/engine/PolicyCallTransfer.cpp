@@ -1206,6 +1206,10 @@ void Transfer::VisitCXXMemberCallExpr(const CXXMemberCallExpr *MC) {
       Method && Object ? objectOf(*Object, Env) : nullptr;
   if (!Loc)
     return;
+  // A getter (one statement that returns a member) writes nothing; its
+  // flow summary may still count the member's first read as a change.
+  if (!C.Oracle.fieldReturned(*Method).empty())
+    return;
   if (const MethodEffect *Effect = C.Oracle.methodEffect(*Method))
     applyMethodEffect(*Loc, llvm::ArrayRef(MC->getArgs(), MC->getNumArgs()),
                       *Effect);
@@ -1280,10 +1284,13 @@ bool Transfer::referenceGetter(const CallExpr &Call, const FunctionDecl &FD) {
   return true;
 }
 
-/// `cfg.cb()` where cb returns a reference to a member of its object: the
+/// `cfg.cb()` where cb returns a member of its object. By reference, the
 /// call denotes that member of that object, so `if (cfg.cb()) cfg.cb()(x);`
 /// is guarded as `if (cfg.m_cb) cfg.m_cb(x);` is (cpprestsdk's
-/// `get_ssl_context_callback()`).
+/// `get_ssl_context_callback()`). By value, it gives a copy of what the
+/// member holds there: the same atoms, so that `if (rec->func() !=
+/// nullptr) rec->func()(x);` is guarded too where nothing in between
+/// writes the member (amrex's `DeriveRec::derFuncFab()`).
 bool Transfer::memberGetter(const CallExpr &Call, const FunctionDecl &FD) {
   const auto *MC = dyn_cast<CXXMemberCallExpr>(&Call);
   const auto *MD = dyn_cast<CXXMethodDecl>(&FD);
@@ -1296,9 +1303,31 @@ bool Transfer::memberGetter(const CallExpr &Call, const FunctionDecl &FD) {
   StorageLocation *L = Loc ? modelledChild(*Loc, *Path.back()) : nullptr;
   if (!L)
     return false;
-  Env.setStorageLocation(Call, *L);
-  if (!stateOf(Call, Env, C.Types).NonEmpty)
-    W.setState(Call, W.unknownState());
+  if (Call.isGLValue()) {
+    Env.setStorageLocation(Call, *L);
+    if (!stateOf(Call, Env, C.Types).NonEmpty)
+      W.setState(Call, W.unknownState());
+    return true;
+  }
+  // The member gets its state first where it has none, so that every copy
+  // shares it; the copies' atoms outlive this call (as any copy's do).
+  QualType T = Path.back()->getType();
+  CallableState S = stateAt(*L, T, Env, C.Types);
+  if (!S.NonEmpty || !S.Tracked) {
+    Bools Fresh = W.unknownState();
+    if (auto *RL = dyn_cast<RecordStorageLocation>(L))
+      W.setRecordState(*RL, Fresh);
+    else
+      Env.setValue(*L, W.makePointer(T, Fresh));
+    S = stateAt(*L, T, Env, C.Types);
+    if (!S.NonEmpty || !S.Tracked)
+      return false;
+  }
+  Bools Copy{const_cast<BoolValue *>(S.NonEmpty),
+             const_cast<BoolValue *>(S.Tracked)};
+  C.Atoms.noteCopied(Copy.NonEmpty->formula());
+  C.Atoms.noteCopied(Copy.Tracked->formula());
+  W.setState(Call, Copy);
   return true;
 }
 
@@ -1540,8 +1569,9 @@ void Transfer::VisitCallExpr(const CallExpr *Call) {
       referenceGetter(*Call, *FD);
     return;
   }
-  if (FD && Call->isGLValue() &&
-      (referenceGetter(*Call, *FD) || memberGetter(*Call, *FD)))
+  if (FD && Call->isGLValue() && referenceGetter(*Call, *FD))
+    return;
+  if (FD && memberGetter(*Call, *FD))
     return;
   Bools Result = W.fromEmptiness(C.Oracle.classifyCallResult(*Call));
   if (Call->isPRValue() && !Call->getType()->isRecordType())

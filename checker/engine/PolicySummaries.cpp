@@ -196,8 +196,10 @@ const VarDecl *PolicySummaries::storageReturned(const FunctionDecl &FD) {
 
 FieldPath PolicySummaries::fieldReturned(const CXXMethodDecl &Method) {
   const FunctionDecl *Def = nullptr;
-  if (Method.isStatic() || !Method.getReturnType()->isLValueReferenceType() ||
-      !Types.isNullable(Method.getReturnType()) ||
+  QualType Returned = Method.getReturnType();
+  bool ByValue = !Returned->isReferenceType();
+  if (Method.isStatic() || Returned->isRValueReferenceType() ||
+      !Types.isNullable(Returned) ||
       (Method.isVirtual() && !Method.hasAttr<FinalAttr>() &&
        !Method.getParent()->hasAttr<FinalAttr>()) ||
       !Method.hasBody(Def) || !Def || Def->isDependentContext())
@@ -208,9 +210,20 @@ FieldPath PolicySummaries::fieldReturned(const CXXMethodDecl &Method) {
   const auto *Ret = Body && Body->size() == 1
                         ? dyn_cast<ReturnStmt>(Body->body_front())
                         : nullptr;
-  const auto *ME = Ret && Ret->getRetValue()
-                       ? dyn_cast<MemberExpr>(stripNoise(Ret->getRetValue()))
-                       : nullptr;
+  const Expr *Value = Ret ? stripNoise(Ret->getRetValue()) : nullptr;
+  // By value, a copy of the member (`Cb cb() const { return m_cb; }`): its
+  // calls give what the member holds where they run.
+  if (const auto *Copy = dyn_cast_or_null<CXXConstructExpr>(Value);
+      Copy && ByValue && Copy->getNumArgs() == 1 &&
+      Copy->getConstructor()->isCopyOrMoveConstructor())
+    Value = stripNoise(Copy->getArg(0));
+  const auto *ME = dyn_cast_or_null<MemberExpr>(Value);
+  // The member's own type: a conversion (a pointer to `bool`, a lambda
+  // member to std::function) gives another value.
+  if (ME && ByValue &&
+      !Def->getASTContext().hasSameUnqualifiedType(
+          Returned, ME->getType().getNonReferenceType()))
+    return {};
   // `m_cb`, or a member of member subobjects (`m_data.m_cb`): fields
   // reached by `.` from a field of `*this`, none of them a reference.
   FieldPath Path;

@@ -249,9 +249,10 @@ void SourceFacts::merge(const SourceFacts &Other) {
     if (!New)
       It->second = std::min(It->second, From);
   }
-  if (TestsField.empty() ||
-      (!Other.TestsField.empty() && Other.TestsField < TestsField))
-    TestsField = Other.TestsField;
+  for (auto [Mine, Theirs] : {std::pair{&TestsField, &Other.TestsField},
+                              {&ReturnsField, &Other.ReturnsField}})
+    if (Mine->empty() || (!Theirs->empty() && *Theirs < *Mine))
+      *Mine = *Theirs;
   Called |= Other.Called;
   Tested += Other.Tested;
   Untested += Other.Untested;
@@ -394,6 +395,8 @@ bool ProjectFacts::effectHolds(const AssumedEffect &A, unsigned Depth) const {
   }
   if (!S || S->Kind != SourceKind::Function || !S->Overrides.empty())
     return false;
+  if (A.From == AssumedEffect::ReturnsField)
+    return !A.Field.empty() && S->ReturnsField == A.Field;
   if (A.From < 0)
     return !A.Field.empty() && S->TestsField == A.Field;
   auto It = S->CopiesFields.find(A.Field);
@@ -636,6 +639,8 @@ static json::Value sourceToJSON(const SourceFacts &S) {
   }
   if (!S.TestsField.empty())
     O["testsField"] = S.TestsField;
+  if (!S.ReturnsField.empty())
+    O["returnsField"] = S.ReturnsField;
   if (!S.PassedFields.empty()) {
     json::Object Fields;
     for (const auto &[K, F] : S.PassedFields) {
@@ -973,6 +978,8 @@ static Error sourceFromJSON(StringRef Key, const json::Value &V,
     }
   if (std::optional<StringRef> Tests = O->getString("testsField"))
     S.TestsField = Tests->str();
+  if (std::optional<StringRef> Returns = O->getString("returnsField"))
+    S.ReturnsField = Returns->str();
   if (const json::Object *Fields = O->getObject("passedFields"))
     for (const auto &[FieldKey, FV] : *Fields) {
       const json::Object *FO = FV.getAsObject();
@@ -1105,6 +1112,12 @@ json::Value Candidate::toJSON() const {
       A.push_back(assertionToJSON(Each));
     O["assertions"] = std::move(A);
   }
+  if (!Getters.empty()) {
+    json::Array G;
+    for (const AssumedEffect &Each : Getters)
+      G.push_back(json::Object{{"method", Each.Method}, {"field", Each.Field}});
+    O["getters"] = std::move(G);
+  }
   if (Decided)
     O["decided"] = true;
   if (Strict)
@@ -1155,6 +1168,17 @@ bool Candidate::fromJSON(const json::Value &V, Candidate &Out) {
       if (!assertionFromJSON(Each.getAsObject(), Read))
         return false;
       Out.Assertions.push_back(std::move(Read));
+    }
+  if (const json::Array *G = O->getArray("getters"))
+    for (const json::Value &Each : *G) {
+      const json::Object *E = Each.getAsObject();
+      std::optional<StringRef> Method =
+          E ? E->getString("method") : std::nullopt;
+      std::optional<StringRef> Field = E ? E->getString("field") : std::nullopt;
+      if (!Method || Method->empty() || !Field || Field->empty())
+        return false;
+      Out.Getters.push_back(
+          {Method->str(), Field->str(), AssumedEffect::ReturnsField});
     }
   // Every key or none: a candidate missing one of its sources would be
   // decided on the others alone. One the TU decided has none.

@@ -186,9 +186,13 @@ struct ArgFacts {
 /// the call hands that object on as the caller received it (`read_field(..)`
 /// in a `parse_field` that writes nothing of `*this`), so it passes Field
 /// set where every call of the caller does.
+/// With From == ReturnsField, that its result is Field of its object, by
+/// reference or as a copy (a getter, `Cb cb() const { return m_cb; }`):
+/// a candidate's assumption (Candidate::Getters), never a passed field's.
 struct AssumedEffect {
   static constexpr int TestsField = -1;
   static constexpr int CallersSet = -2;
+  static constexpr int ReturnsField = -3;
   std::string Method;
   std::string Field;
   int From = TestsField;
@@ -267,11 +271,13 @@ struct SourceFacts {
   std::optional<unsigned> EndsProcessUnless;
   /// Methods defined out of line: the callable fields of their object that
   /// a call leaves exactly as non-empty as one of its parameters (by index),
-  /// and the one whose test their `bool` result is, each by the flow
-  /// analysis or the body of the definition (ExitEffects.h,
-  /// AccessorTests.h). What other TUs' assumptions are checked against.
+  /// the one whose test their `bool` result is, and the one they return
+  /// (a getter, PolicySummaries::fieldReturned), each by the flow analysis
+  /// or the body of the definition (ExitEffects.h, AccessorTests.h). What
+  /// other TUs' assumptions are checked against.
   std::map<std::string, int> CopiesFields;
   std::string TestsField;
+  std::string ReturnsField;
   /// Methods that run only where the project calls them (those EmptiedIn
   /// names): some TU calls one or takes its address.
   bool Called = false;
@@ -499,6 +505,11 @@ struct Candidate {
   /// (`Assert(f != nullptr, "no f"); f(x);` with `Assert` defined in
   /// another TU).
   std::vector<AssumedAssertion> Assertions;
+  /// Likewise for getters (AssumedEffect::ReturnsField): the call is
+  /// guarded if one of these methods, which the TU saw without a
+  /// definition, returns the field it is paired with (`if (rec->func() !=
+  /// nullptr) rec->func()(x);` with `func` defined in another TU).
+  std::vector<AssumedEffect> Getters;
   /// The TU decided the finding (it stands whatever the facts say of its
   /// sources): it waits for the facts only for Exits.
   bool Decided = false;

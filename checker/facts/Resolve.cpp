@@ -883,6 +883,8 @@ ProjectFacts relevantFacts(ArrayRef<const ProjectFacts *> From,
     append_range(Work, C.Exits);
     for (const AssumedAssertion &A : C.Assertions)
       Work.push_back(A.Function);
+    for (const AssumedEffect &G : C.Getters)
+      Work.push_back(G.Method);
   }
   ProjectFacts Out;
   for (const ProjectFacts *F : From)
@@ -925,11 +927,16 @@ Resolution resolve(const ProjectFacts &Facts, const Candidate &C,
   // A call behind a function that never returns (defined in another TU)
   // cannot be reached with an empty value, in every mode: it is dead code.
   // So is one behind an assertion function that returns only when what it
-  // was handed holds.
+  // was handed holds. A call whose callable a test of the same getter's
+  // result guards, the getter returning the field (defined in another TU),
+  // is guarded.
   if (any_of(C.Exits,
              [&](const std::string &K) { return Facts.neverReturns(K); }) ||
-      any_of(C.Assertions,
-             [&](const AssumedAssertion &A) { return Facts.returnsOnlyIf(A); }))
+      any_of(
+          C.Assertions,
+          [&](const AssumedAssertion &A) { return Facts.returnsOnlyIf(A); }) ||
+      any_of(C.Getters,
+             [&](const AssumedEffect &G) { return Facts.effectHolds(G); }))
     return R;
   if (C.Decided) {
     R.Report = true;

@@ -248,7 +248,9 @@ TEST(PolicySummariesTest, ConstructorEffectsComeFromTheExitState) {
 
 TEST(PolicySummariesTest, MemberGettersDenoteTheirMember) {
   // A method whose one statement returns a member by reference denotes it,
-  // one of a member subobject too (`data.m`); a copy, a getter that fills
+  // one of a member subobject too (`data.m`), and so does a copy of the
+  // member's own type (a callable object, a function pointer); a
+  // conversion (a pointer returned as a Cb), a getter that fills
   // the member in first, another object's member, a member reached through
   // a pointer and a virtual method do not.
   auto Got = perMethod(
@@ -259,6 +261,8 @@ TEST(PolicySummariesTest, MemberGettersDenoteTheirMember) {
       const Cb &get() const { return m; }
       Cb &mut() { return (m); }
       Cb copy() const { return m; }
+      void (*fnp() const)() { return fn; }
+      Cb conv() const { return fn; }
       Cb &lazy() { if (!m) m = [] {}; return m; }
       Cb &other() { return peer->m; }
       virtual Cb &virt() { return m; }
@@ -268,6 +272,7 @@ TEST(PolicySummariesTest, MemberGettersDenoteTheirMember) {
       struct Data { Cb m; };
       struct Box { Data data; };
       Cb m;
+      void (*fn)() = nullptr;
       C *peer;
       Data data;
       Data *ptr;
@@ -281,8 +286,9 @@ TEST(PolicySummariesTest, MemberGettersDenoteTheirMember) {
         return Path;
       });
   std::map<std::string, std::string> Expected = {
-      {"get", "m"},         {"mut", "m"},    {"copy", ""},
-      {"lazy", ""},         {"other", ""},   {"virt", ""},
+      {"get", "m"},         {"mut", "m"},    {"copy", "m"},
+      {"fnp", "fn"},        {"conv", ""},    {"lazy", ""},
+      {"other", ""},        {"virt", ""},
       {"nested", "data.m"}, {"through", ""}, {"deeper", "box.data.m"},
   };
   EXPECT_EQ(Got, Expected);

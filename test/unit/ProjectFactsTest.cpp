@@ -563,6 +563,50 @@ TEST(ProjectFactsMethodsElsewhere, AssumptionsHoldOnlyAsTheDefinitionsSay) {
   EXPECT_EQ(Back->find("f:has")->TestsField, "m:cb");
 }
 
+TEST(ProjectFactsMethodsElsewhere, AGetterGuardsOnlyWhereItsDefinitionReturnsTheField) {
+  constexpr int Returns = AssumedEffect::ReturnsField;
+  ProjectFacts F;
+  F.get("f:get", SourceKind::Function, "Rec::get").ReturnsField = "m:cb";
+  F.get("f:has", SourceKind::Function, "Rec::has").TestsField = "m:cb";
+  F.get("f:take", SourceKind::Function, "Rec::take");
+  EXPECT_TRUE(F.effectHolds({"f:get", "m:cb", Returns}));
+  EXPECT_FALSE(F.effectHolds({"f:get", "m:other", Returns}));
+  EXPECT_FALSE(F.effectHolds({"f:get", "m:cb", AssumedEffect::TestsField}));
+  EXPECT_FALSE(F.effectHolds({"f:has", "m:cb", Returns})); // a test, no getter
+  EXPECT_FALSE(F.effectHolds({"f:take", "m:cb", Returns}));
+  EXPECT_FALSE(F.effectHolds({"f:unseen", "m:cb", Returns}));
+
+  // Merged (the TU without the definition knows none) and through JSON.
+  ProjectFacts Caller;
+  Caller.get("f:get", SourceKind::Function, "Rec::get");
+  Caller.merge(F);
+  llvm::Expected<ProjectFacts> Back = ProjectFacts::fromJSON(Caller.toJSON());
+  ASSERT_TRUE(static_cast<bool>(Back)) << llvm::toString(Back.takeError());
+  EXPECT_EQ(Back->find("f:get")->ReturnsField, "m:cb");
+  EXPECT_TRUE(Back->find("f:take")->ReturnsField.empty());
+
+  // A candidate the TU decided goes where one of its getters holds, in
+  // every mode; the others stay.
+  Candidate C;
+  C.Name = "rec->get()";
+  C.Decided = true;
+  C.Getters = {{"f:take", "m:cb", Returns}};
+  EXPECT_TRUE(resolve(*Back, C).Report);
+  C.Getters.push_back({"f:get", "m:cb", Returns});
+  EXPECT_FALSE(resolve(*Back, C).Report);
+  C.Strict = true;
+  EXPECT_FALSE(resolve(*Back, C).Report);
+  Candidate CBack;
+  ASSERT_TRUE(Candidate::fromJSON(C.toJSON(), CBack));
+  EXPECT_EQ(CBack.Getters, C.Getters);
+  EXPECT_FALSE(resolve(*Back, CBack).Report);
+  // A getter without its field is malformed.
+  llvm::json::Value Bad = C.toJSON();
+  (*Bad.getAsObject()->getArray("getters"))[0] =
+      llvm::json::Object{{"method", "f:get"}};
+  EXPECT_FALSE(Candidate::fromJSON(Bad, CBack));
+}
+
 TEST(ProjectFactsMethodsElsewhere, CallersSetFollowsTheCallersOfTheCaller) {
   // read_field <- parse_field <- parse_line, which tests the field; and
   // read_other <- parse_other, which one call makes untested.

@@ -1,0 +1,24 @@
+// A registry of derived quantities whose getters are defined in its own
+// .cpp: amrex's DeriveRec, reduced. One constructor per kind of function,
+// so each leaves the other kinds empty.
+#include <functional>
+
+using DeriveFuncFab = std::function<void(int)>;
+using DeriveFunc = void (*)(int);
+
+class DeriveRec {
+public:
+  explicit DeriveRec(DeriveFunc f);
+  explicit DeriveRec(DeriveFuncFab f);
+  DeriveFuncFab derFuncFab() const;
+  DeriveFunc derFunc() const;
+  // Hands the function over: its facts record no returned field.
+  DeriveFuncFab takeFuncFab();
+  void clear();
+
+private:
+  DeriveFunc func = nullptr;
+  DeriveFuncFab func_fab;
+};
+
+void note(int);
