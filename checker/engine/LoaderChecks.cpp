@@ -89,12 +89,17 @@ bool leaves(const Stmt *S) {
 
 /// Whether Cond is true exactly when the error is non-null: the result of
 /// `dlerror()`, called there or kept in the local Err (may be null): `err`,
-/// `err != nullptr`, `NULL != err`, `dlerror() != NULL`.
+/// `err != nullptr`, `NULL != err`, `dlerror() != NULL`, and the C idiom
+/// that keeps it as it tests it, `(err = dlerror()) != NULL` (fltk's
+/// `GET_SYM`).
 bool testsError(const Expr *Cond, const VarDecl *Err, ASTContext &Ctx) {
   auto IsErr = [&](const Expr *E) {
     E = stripNoise(E);
     if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E))
       return Err && DRE->getDecl() == Err;
+    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(E);
+        BO && BO->getOpcode() == BO_Assign)
+      return callsDlerror(BO->getRHS());
     return callsDlerror(E);
   };
   auto IsNull = [&](const Expr *E) {

@@ -765,6 +765,8 @@ private:
   void assignUnseenRecord(const CXXOperatorCallExpr &OC);
   BoolValue *nullTest(bool IsEq, const Expr &L, const Expr &R);
   bool nullComparison(bool IsEq, const Expr *L, const Expr *R, const Expr &Cmp);
+  bool functionComparison(bool IsEq, const Expr *L, const Expr *R,
+                          const Expr &Cmp);
   bool member(const CXXMemberCallExpr &MC, const Expr &Obj, Member M);
   void provedByDereference(const Expr &Obj);
   bool unlistedMember(const CXXMemberCallExpr &MC, const Expr &Obj);
@@ -1172,6 +1174,39 @@ bool Transfer::nullComparison(bool IsEq, const Expr *L, const Expr *R,
   if (B)
     Env.setValue(Cmp, *B);
   return B;
+}
+
+/// Whether E is the address of a function (`kf_undo`, `&kf_undo`): never
+/// null.
+static bool isFunctionAddress(const Expr &E) {
+  const Expr *Inner = stripNoise(&E);
+  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Inner);
+      UO && UO->getOpcode() == UO_AddrOf)
+    Inner = stripNoise(UO->getSubExpr());
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(Inner);
+  return DRE && isa<FunctionDecl>(DRE->getDecl());
+}
+
+/// `f == kf_undo`, with kf_undo a function: where it holds, f is that
+/// function, so not null (fltk's `Fl_Text_Editor::handle_key`, `if (f ==
+/// kf_undo || f == kf_redo) { if (!f(key, this)) .. }`). Where it fails,
+/// f may be anything.
+bool Transfer::functionComparison(bool IsEq, const Expr *L, const Expr *R,
+                                  const Expr &Cmp) {
+  const Expr *Subject = nullptr;
+  if (isFunctionAddress(*R) && W.isCallable(*L))
+    Subject = L;
+  else if (isFunctionAddress(*L) && W.isCallable(*R))
+    Subject = R;
+  if (!Subject || isRecordKind(W.kindOf(*Subject)))
+    return false;
+  if (Subject->isGLValue() && !stateOf(*Subject, Env, C.Types).NonEmpty)
+    W.setPointerState(*Subject, W.unknownState());
+  BoolValue &NonEmpty = W.guardOf(*Subject);
+  BoolValue &Same = Env.makeAtomicBoolValue();
+  Env.assume(Env.arena().makeImplies(Same.formula(), NonEmpty.formula()));
+  Env.setValue(Cmp, IsEq ? Same : Env.makeNot(Same));
+  return true;
 }
 
 void Transfer::VisitCXXMemberCallExpr(const CXXMemberCallExpr *MC) {
@@ -1596,7 +1631,9 @@ void Transfer::VisitBinaryOperator(const BinaryOperator *BO) {
   case BO_EQ:
   case BO_NE:
     if (!nullComparison(BO->getOpcode() == BO_EQ, BO->getLHS(), BO->getRHS(),
-                        *BO))
+                        *BO) &&
+        !functionComparison(BO->getOpcode() == BO_EQ, BO->getLHS(),
+                            BO->getRHS(), *BO))
       unfoldIntegerComparison(*BO);
     return;
   case BO_Assign:

@@ -131,6 +131,36 @@ int start_dlerror_tested() {
   return f(11); // no-warning
 }
 
+// The C idiom that keeps the error as it tests it (fltk's GET_SYM), the
+// pointers then used by other functions.
+#define GET_SYM(SSS, LLL)                                                      \
+  dlerror();                                                                   \
+  fl_##SSS = (init_fn)dlsym(LLL, #SSS);                                        \
+  if ((pc_dl_error = dlerror()) != nullptr) {                                  \
+    found_libs = 0;                                                            \
+    return;                                                                    \
+  }
+static init_fn fl_x_open;
+static init_fn fl_x_close;
+static int found_libs;
+void probe_libs(void *h) {
+  char *pc_dl_error;
+  GET_SYM(x_open, h);
+  found_libs = 1;
+}
+int open_file() { return fl_x_open(14); } // no-warning
+
+// Kept and tested, but the function goes on: no test of the load.
+void probe_logged(void *h) {
+  char *pc_dl_error;
+  fl_x_close = (init_fn)dlsym(h, "x_close");
+  if ((pc_dl_error = dlerror()) != nullptr)
+    found_libs = 0;
+}
+int close_file() { return fl_x_close(15); }
+// CHECK-NOTES: :[[@LINE-1]]:27: warning: call through possibly empty callable 'fl_x_close' [wrapguard-unchecked-policy-call]
+// CHECK-NOTES: :[[@LINE-2]]:27: note: 'fl_x_close' is assigned the result of 'dlsym', which is null when the symbol is missing, in 'probe_logged' ({{.*}}.cpp:[[@LINE-6]])
+
 // True neighbours: a `dlerror()` test that goes on, one after a use, and
 // one of a load that a use comes between.
 int start_dlerror_logged() {
