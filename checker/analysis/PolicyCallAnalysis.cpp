@@ -372,7 +372,7 @@ void PolicyCallAnalyzer::Impl::addGetters(
     const FunctionDecl &FD, llvm::ArrayRef<const CallSite *> Sites,
     std::vector<Finding> &Findings) {
   // The re-analyses are bounded by the number of getters.
-  constexpr unsigned MaxGetters = 4;
+  constexpr unsigned MaxGetters = 8;
   auto Getters = gettersDefinedElsewhere(FD, Types, MaxGetters);
   if (Getters.empty())
     return;

@@ -5,6 +5,9 @@
 
 using DeriveFuncFab = std::function<void(int)>;
 using DeriveFunc = void (*)(int);
+using BoxMap = int (*)(int);
+using Reducer = std::function<int(int, int)>;
+using Printer = std::function<void(const char *)>;
 
 class DeriveRec {
 public:
@@ -12,6 +15,9 @@ public:
   explicit DeriveRec(DeriveFuncFab f);
   DeriveFuncFab derFuncFab() const;
   DeriveFunc derFunc() const;
+  BoxMap boxMap() const;
+  Reducer reducer() const;
+  Printer printer() const;
   // Hands the function over: its facts record no returned field.
   DeriveFuncFab takeFuncFab();
   void clear();
@@ -19,6 +25,9 @@ public:
 private:
   DeriveFunc func = nullptr;
   DeriveFuncFab func_fab;
+  BoxMap box_map = nullptr;
+  Reducer reduce;
+  Printer print;
 };
 
 void note(int);

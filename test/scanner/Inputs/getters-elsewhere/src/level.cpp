@@ -33,3 +33,10 @@ void deriveTaken(DeriveRec &rec) {
   if (rec.takeFuncFab())
     rec.takeFuncFab()(3);
 }
+
+// Five methods that could be getters, the one tested and called last.
+void deriveAfterOthers(const DeriveRec *rec, int n) {
+  bool any = rec->boxMap() || rec->reducer() || rec->printer() || rec->derFunc();
+  if (any && rec->derFuncFab())
+    rec->derFuncFab()(n);
+}
