@@ -1323,6 +1323,7 @@ private:
       return;
     SourceFacts Effects;
     Effects.Kind = SourceKind::Function;
+    const FieldDecl *MayReturn = fieldMayReturn(MD, C.Types);
     for (const FieldDecl *F : MD.getParent()->fields()) {
       if (!C.Types.isNullable(F->getType()))
         continue;
@@ -1338,7 +1339,7 @@ private:
         if (T && !T->Negated && !T->Partial && T->Fields.size() == 1 &&
             T->Fields[0] == F)
           Effects.TestsField = *FK;
-      } else if (fieldMayReturn(MD, C.Types) == F) {
+      } else if (F == MayReturn) {
         FieldPath P = C.Summaries.fieldReturned(MD);
         if (P.size() == 1 && P[0] == F)
           Effects.ReturnsField = *FK;

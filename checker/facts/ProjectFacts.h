@@ -511,7 +511,8 @@ struct Candidate {
   /// nullptr) rec->func()(x);` with `func` defined in another TU).
   std::vector<AssumedEffect> Getters;
   /// The TU decided the finding (it stands whatever the facts say of its
-  /// sources): it waits for the facts only for Exits.
+  /// sources): it waits for the facts only for Exits, Assertions and
+  /// Getters.
   bool Decided = false;
   /// StrictMode: reported whatever the facts say, with whatever evidence
   /// they give.
