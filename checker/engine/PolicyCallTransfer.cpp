@@ -764,6 +764,8 @@ private:
   bool assign(const CXXOperatorCallExpr &OC);
   void assignUnseenRecord(const CXXOperatorCallExpr &OC);
   BoolValue *nullTest(bool IsEq, const Expr &L, const Expr &R);
+  const Expr *comparedCallable(const Expr &L, const Expr &R,
+                               llvm::function_ref<bool(const Expr &)> Other);
   bool nullComparison(bool IsEq, const Expr *L, const Expr *R, const Expr &Cmp);
   bool functionComparison(bool IsEq, const Expr *L, const Expr *R,
                           const Expr &Cmp);
@@ -1152,20 +1154,32 @@ void Transfer::assignUnseenRecord(const CXXOperatorCallExpr &OC) {
 /// the test of a nullable callable against null; null when it is no such
 /// test.
 BoolValue *Transfer::nullTest(bool IsEq, const Expr &L, const Expr &R) {
-  const Expr *Subject = nullptr;
-  if (isNullLiteral(&R, C.Ctx) && W.isCallable(L))
-    Subject = &L;
-  else if (isNullLiteral(&L, C.Ctx) && W.isCallable(R))
-    Subject = &R;
+  const Expr *Subject = comparedCallable(
+      L, R, [&](const Expr &Other) { return isNullLiteral(&Other, C.Ctx); });
   if (!Subject)
     return nullptr;
-  // A pointer bound to a reference parameter (a check macro's helper) is
-  // not read, so it may have no state yet; give it the one a read would.
-  if (Subject->isGLValue() && !stateOf(*Subject, Env, C.Types).NonEmpty &&
-      !isRecordKind(W.kindOf(*Subject)))
-    W.setPointerState(*Subject, W.unknownState());
   BoolValue &NonEmpty = W.guardOf(*Subject);
   return IsEq ? &Env.makeNot(NonEmpty) : &NonEmpty;
+}
+
+/// The operand of `L == R` (or `!=`) that is a nullable callable where the
+/// other one is what Other accepts (null, a function's address); null when
+/// neither is. A pointer bound to a reference parameter (a check macro's
+/// helper) is not read, so it may have no state yet; it gets the one a read
+/// would.
+const Expr *
+Transfer::comparedCallable(const Expr &L, const Expr &R,
+                           llvm::function_ref<bool(const Expr &)> Other) {
+  const Expr *Subject = nullptr;
+  if (Other(R) && W.isCallable(L))
+    Subject = &L;
+  else if (Other(L) && W.isCallable(R))
+    Subject = &R;
+  if (Subject && Subject->isGLValue() &&
+      !stateOf(*Subject, Env, C.Types).NonEmpty &&
+      !isRecordKind(W.kindOf(*Subject)))
+    W.setPointerState(*Subject, W.unknownState());
+  return Subject;
 }
 
 bool Transfer::nullComparison(bool IsEq, const Expr *L, const Expr *R,
@@ -1193,15 +1207,9 @@ static bool isFunctionAddress(const Expr &E) {
 /// f may be anything.
 bool Transfer::functionComparison(bool IsEq, const Expr *L, const Expr *R,
                                   const Expr &Cmp) {
-  const Expr *Subject = nullptr;
-  if (isFunctionAddress(*R) && W.isCallable(*L))
-    Subject = L;
-  else if (isFunctionAddress(*L) && W.isCallable(*R))
-    Subject = R;
+  const Expr *Subject = comparedCallable(*L, *R, isFunctionAddress);
   if (!Subject || isRecordKind(W.kindOf(*Subject)))
     return false;
-  if (Subject->isGLValue() && !stateOf(*Subject, Env, C.Types).NonEmpty)
-    W.setPointerState(*Subject, W.unknownState());
   BoolValue &NonEmpty = W.guardOf(*Subject);
   BoolValue &Same = Env.makeAtomicBoolValue();
   Env.assume(Env.arena().makeImplies(Same.formula(), NonEmpty.formula()));
